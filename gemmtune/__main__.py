@@ -1,0 +1,5 @@
+"""`python -m gemmtune` runs the CLI."""
+
+from gemmtune.cli import run
+
+run()

@@ -1,0 +1,230 @@
+"""The `gemmtune` command line. Each command parses its options, calls the library, and prints.
+
+Bad input (a malformed shape, an unknown mode, space or preset, a missing or corrupt file) prints one red
+line and exits with code 2, without a traceback and without writing anything.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from gemmtune import __version__
+
+app = typer.Typer(
+    name="gemmtune",
+    help="Tune the Triton grouped-GEMM kernels of Mixture-of-Experts layers: fwd, dX and dW.",
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+RESULTS_DIR = Path("results")
+PROBLEM_PANEL = "Problem"
+SPACE_PANEL = "Config space"
+OUTPUT_PANEL = "Output"
+
+
+class Permute(str, Enum):
+    none = "none"
+    x = "x"
+    y = "y"
+
+
+class DType(str, Enum):
+    bf16 = "bf16"
+    fp16 = "fp16"
+    fp32 = "fp32"
+
+
+def fail(message: str) -> None:
+    """One red line on stderr, exit code 2."""
+    err_console.print(f"[red]error:[/red] {message}", highlight=False)
+    raise typer.Exit(2)
+
+
+@contextmanager
+def user_errors():
+    """Turn the library's input errors (all ValueError subclasses) into one line and exit code 2."""
+    try:
+        yield
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _version(value: bool):
+    if value:
+        console.print(f"gemmtune {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = None,
+):
+    """Tune the Triton grouped-GEMM kernels of Mixture-of-Experts layers: fwd, dX and dW."""
+
+
+def _overrides(**lists: Optional[str]) -> dict[str, list[int]]:
+    from gemmtune.space import parse_int_list
+
+    names = {
+        "block_m": "BLOCK_SIZE_M",
+        "block_n": "BLOCK_SIZE_N",
+        "block_k": "BLOCK_SIZE_K",
+        "group_m": "GROUP_SIZE_M",
+        "num_warps": "num_warps",
+        "num_stages": "num_stages",
+        "split_m": "SPLIT_M",
+    }
+    return {names[k]: parse_int_list(v, k.replace("_", "-")) for k, v in lists.items() if v}
+
+
+def default_name(problems) -> str:
+    """A results file name from the problems: mode(s), shape, topk, permutation, dtype."""
+    p = problems[0]
+    modes = "-".join(dict.fromkeys(q.mode for q in problems))
+    if p.gemm:
+        return f"{modes}_{p.gemm}_E{p.E}_N{p.N}_K{p.K}"
+    return f"{modes}_E{p.E}_M{p.M}_N{p.N}_K{p.K}_topk{p.topk}_perm-{p.permute}_{p.dtype}"
+
+
+@app.command()
+def sweep(
+    mode: Annotated[str, typer.Option("--mode", help="fwd, dx, dw, or a comma list (fwd,dx,dw).", rich_help_panel=PROBLEM_PANEL)] = "fwd",
+    shape: Annotated[str, typer.Option("--shape", help="E,M,N,K: experts, tokens, output size, reduction size.", rich_help_panel=PROBLEM_PANEL)] = "",
+    topk: Annotated[int, typer.Option("--topk", min=1, help="Experts per token; the GEMM has M·topk rows.", rich_help_panel=PROBLEM_PANEL)] = 1,
+    permute: Annotated[Permute, typer.Option("--permute", help="x: gather X rows on load (gate_up); y: scatter Y rows on store (down).", rich_help_panel=PROBLEM_PANEL)] = Permute.none,
+    dtype: Annotated[DType, typer.Option("--dtype", help="Input and output dtype (fp32 accumulation).", rich_help_panel=PROBLEM_PANEL)] = DType.bf16,
+    routing: Annotated[str, typer.Option("--routing", help="uniform | balanced | zipf:S | FILE (.pt/.npy topk_ids or m_sizes).", rich_help_panel=PROBLEM_PANEL)] = "uniform",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of routing and inputs.", rich_help_panel=PROBLEM_PANEL)] = 0,
+    space: Annotated[str, typer.Option("--space", help="Space preset (quick, default, exhaustive) or a TOML file.", rich_help_panel=SPACE_PANEL)] = "default",
+    gpu: Annotated[Optional[str], typer.Option("--gpu", help="Prune against a GPU preset (h100, h200, a100, …) instead of the active GPU.", rich_help_panel=SPACE_PANEL)] = None,
+    block_m: Annotated[Optional[str], typer.Option("--block-m", help="BLOCK_SIZE_M values, e.g. 64,128.", rich_help_panel=SPACE_PANEL)] = None,
+    block_n: Annotated[Optional[str], typer.Option("--block-n", help="BLOCK_SIZE_N values.", rich_help_panel=SPACE_PANEL)] = None,
+    block_k: Annotated[Optional[str], typer.Option("--block-k", help="BLOCK_SIZE_K values.", rich_help_panel=SPACE_PANEL)] = None,
+    group_m: Annotated[Optional[str], typer.Option("--group-m", help="GROUP_SIZE_M values.", rich_help_panel=SPACE_PANEL)] = None,
+    num_warps: Annotated[Optional[str], typer.Option("--num-warps", help="num_warps values.", rich_help_panel=SPACE_PANEL)] = None,
+    num_stages: Annotated[Optional[str], typer.Option("--num-stages", help="num_stages values.", rich_help_panel=SPACE_PANEL)] = None,
+    split_m: Annotated[Optional[str], typer.Option("--split-m", help="SPLIT_M values (dW).", rich_help_panel=SPACE_PANEL)] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder for <name>.parquet and <name>.csv.", rich_help_panel=OUTPUT_PANEL)] = RESULTS_DIR,
+    name: Annotated[Optional[str], typer.Option("--name", help="Results file name (default: from mode and shape).", rich_help_panel=OUTPUT_PANEL)] = None,
+    top: Annotated[int, typer.Option("--top", min=1, help="Rows of the ranked table per problem.", rich_help_panel=OUTPUT_PANEL)] = 10,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the space, what each rule pruned, and what would run; run nothing.", rich_help_panel=OUTPUT_PANEL)] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.", rich_help_panel=OUTPUT_PANEL)] = False,
+):
+    """Enumerate, prune, run, check, time and rank the configs of one grouped GEMM; write Parquet + CSV."""
+    from gemmtune.config import parse_modes
+    from gemmtune.device import resolve_device
+    from gemmtune.problem import Problem, ProblemError, parse_shape
+    from gemmtune.space import load_space
+    from gemmtune.backend import select_backend
+    from gemmtune.sweep import plan_sweep
+
+    with user_errors():
+        if not shape:
+            raise ProblemError("--shape E,M,N,K is required")
+        E, M, N, K = parse_shape(shape)
+        modes = parse_modes(mode)
+        problems = [Problem(m, E, M, N, K, topk, dtype.value, permute.value, routing, seed) for m in modes]
+        problems[0].make_routing()  # a bad --routing fails here, before any work
+        search_space = load_space(space).with_overrides(
+            _overrides(block_m=block_m, block_n=block_n, block_k=block_k, group_m=group_m,
+                       num_warps=num_warps, num_stages=num_stages, split_m=split_m)
+        )
+        backend = "planning" if dry_run else select_backend()
+        device = resolve_device(gpu if gpu or backend != "interpreter" else "h100")
+        plan = plan_sweep(problems, search_space, device)
+
+    from gemmtune import report
+
+    if dry_run:
+        console.print(report.plan_table(plan))
+        console.print(f"{plan.to_run} of {plan.total} configs would run.")
+        return
+    if backend == "interpreter":
+        console.print(
+            f"[yellow]No CUDA GPU: running on the Triton CPU interpreter, pruning against the {device.name} preset; "
+            "times are interpreter wall-clock, not GPU speed.[/yellow]"
+        )
+    _run_and_write(plan, backend, out, name or default_name(problems), top, quiet)
+
+
+def _run_and_write(plan, backend: str, out: Path, name: str, top: int, quiet: bool) -> None:
+    from gemmtune import report
+    from gemmtune.progress import SweepProgress
+    from gemmtune.results import write_results
+    from gemmtune.sweep import run_sweep
+
+    with SweepProgress(plan.to_run, console, disable=quiet) as progress:
+        results = run_sweep(plan, backend, on_result=progress.update)
+    parquet, csv = write_results(results, out, name)
+    _print_results(results.to_dataframe(), top)
+    console.print(f"wrote {parquet} and {csv}")
+
+
+def _print_results(df, top: int) -> None:
+    from gemmtune import report
+
+    for title, rows in report.problems(df):
+        console.print(report.ranked_table(rows, title, top))
+        console.print(report.summary(rows), highlight=False)
+        failures = report.failures_table(rows)
+        if failures is not None:
+            console.print(failures)
+
+
+@app.command()
+def show(
+    file: Annotated[Path, typer.Argument(help="A results .parquet file.")],
+    top: Annotated[int, typer.Option("--top", min=1, help="Rows per problem.")] = 20,
+):
+    """Print a results file as ranked tables per problem, with its metadata."""
+    from gemmtune import report
+    from gemmtune.results import read_results
+
+    with user_errors():
+        df, meta = read_results(file)
+    console.print(report.metadata_table(meta))
+    _print_results(df, top)
+
+
+@app.command()
+def best(
+    files: Annotated[Optional[list[Path]], typer.Argument(help="Results .parquet files (default: the newest under results/).")] = None,
+    top: Annotated[int, typer.Option("--top", min=1, help="Configs per problem.")] = 10,
+):
+    """The best `ok` configs of one or more results files, ranked per problem (mode, gemm, shape)."""
+    import pandas as pd
+
+    from gemmtune import report
+    from gemmtune.results import newest_results, read_results
+
+    with user_errors():
+        paths = files or [newest_results(RESULTS_DIR)]
+        frames = [read_results(path)[0].assign(file=str(path)) for path in paths]
+    df = pd.concat(frames, ignore_index=True)
+    if not (df["status"] == "ok").any():
+        fail(f"no config ran correctly in {', '.join(map(str, paths))}")
+    for title, rows in report.problems(df):
+        console.print(report.ranked_table(rows, title, top))
+
+
+def run() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    sys.exit(run())

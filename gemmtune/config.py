@@ -1,0 +1,153 @@
+"""Kernel configurations: the tuning knobs of each mode's Triton grouped-GEMM kernel.
+
+One frozen dataclass per mode. Field names follow Triton's convention: constexpr meta-parameters in
+UPPER_CASE (BLOCK_SIZE_M, GROUP_SIZE_M), launch options in lower case (num_warps, num_stages).
+
+Dimension names are the forward problem's: M rows (tokens·topk), N output features, K reduction
+features. Each mode tiles the same three dimensions, so BLOCK_SIZE_K is always the block along K:
+- fwd: Y (M·topk, N) = X (M·topk, K) · W[e]ᵀ, reduction over K.
+- dX:  dX (M·topk, K) = dY (M·topk, N) · W[e], reduction over N.
+- dW:  dW[e] (N, K) = dY[rows of e]ᵀ · X[rows of e], reduction over M.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
+MODES = ("fwd", "dx", "dw")
+
+
+@dataclass(frozen=True)
+class KernelConfig:
+    """Knobs shared by every mode.
+
+    permute_x: X rows are gathered through gather_indices (fwd, dW: on load of X; dX: dX is scattered on
+    store). permute_y: Y rows are scattered through gather_indices (fwd: on store; dX, dW: dY is gathered
+    on load). fuse_mul_post scales each output row by its topk weight (fwd with permute_y only).
+    GROUP_SIZE_M groups tiles along M so that consecutive programs share W tiles in L2.
+    flatten is passed to `tl.range(..., flatten=...)` of the persistent tile loop.
+    """
+
+    BLOCK_SIZE_M: int = 64
+    BLOCK_SIZE_N: int = 128
+    BLOCK_SIZE_K: int = 64
+    GROUP_SIZE_M: int = 8
+    num_warps: int = 4
+    num_stages: int = 3
+    flatten: bool = False
+    permute_x: bool = False
+    permute_y: bool = False
+    fuse_mul_post: bool = False
+    use_tma_store: bool = False
+
+    mode: ClassVar[str] = ""
+
+    def to_string(self) -> str:
+        """A compact one-line form, e.g. `fwd BM64 BN128 BK64 G8 w4 s3 tma[w]` (the permutation is the problem's)."""
+        parts = [
+            self.mode,
+            f"BM{self.BLOCK_SIZE_M}",
+            f"BN{self.BLOCK_SIZE_N}",
+            f"BK{self.BLOCK_SIZE_K}",
+            f"G{self.GROUP_SIZE_M}",
+            f"w{self.num_warps}",
+            f"s{self.num_stages}",
+        ]
+        parts += [f"split{v}" for k, v in self.to_dict().items() if k == "SPLIT_M" and v != 1]
+        tma = [name.removeprefix("use_tma_load_") for name in self.tma_load_fields() if getattr(self, name)]
+        if self.use_tma_store:
+            tma.append("store")
+        if tma:
+            parts.append(f"tma[{','.join(tma)}]")
+        flags = [name for name in ("flatten", "fuse_mul_post") if getattr(self, name)]
+        return " ".join(parts + flags)
+
+    def to_dict(self) -> dict:
+        """Every field by name, in declaration order."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def tma_load_fields(cls) -> list[str]:
+        return [name for name in cls.field_names() if name.startswith("use_tma_load_")]
+
+    @property
+    def uses_tma(self) -> bool:
+        return self.use_tma_store or any(getattr(self, name) for name in self.tma_load_fields())
+
+
+@dataclass(frozen=True)
+class KernelConfigForward(KernelConfig):
+    """Forward: Y = X · W[e]ᵀ. TMA may load W (E, N, K) and X (M·topk, K, only when not gathered)."""
+
+    use_tma_load_w: bool = False
+    use_tma_load_x: bool = False
+
+    mode: ClassVar[str] = "fwd"
+
+
+@dataclass(frozen=True)
+class KernelConfigBackward_dX(KernelConfig):
+    """dX = dY · W[e]. TMA may load dY (M·topk, N, only when not gathered) and W (E, N, K)."""
+
+    use_tma_load_dy: bool = False
+    use_tma_load_w: bool = False
+
+    mode: ClassVar[str] = "dx"
+
+
+@dataclass(frozen=True)
+class KernelConfigBackward_dW(KernelConfig):
+    """dW[e] = dY[rows of e]ᵀ · X[rows of e]. TMA may load dY and X where they are not gathered.
+
+    SPLIT_M > 1 splits each expert's rows over that many programs that add their fp32 partial sums
+    atomically: more parallelism when E·(N/BLOCK_SIZE_N)·(K/BLOCK_SIZE_K) tiles cannot fill the GPU.
+    """
+
+    use_tma_load_dy: bool = False
+    use_tma_load_x: bool = False
+    SPLIT_M: int = 1
+
+    mode: ClassVar[str] = "dw"
+
+
+CONFIG_CLASSES: dict[str, type[KernelConfig]] = {
+    "fwd": KernelConfigForward,
+    "dx": KernelConfigBackward_dX,
+    "dw": KernelConfigBackward_dW,
+}
+
+
+def config_class(mode: str) -> type[KernelConfig]:
+    """The config dataclass of `mode` ('fwd', 'dx' or 'dw'). Raises ValueError for another mode."""
+    try:
+        return CONFIG_CLASSES[mode]
+    except KeyError:
+        raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}") from None
+
+
+def config_from_dict(mode: str, values: dict) -> KernelConfig:
+    """Rebuild a mode's config from a row or dict; keys that are not fields of that mode are ignored."""
+    cls = config_class(mode)
+    names = set(cls.field_names())
+    return cls(**{k: _plain(v) for k, v in values.items() if k in names})
+
+
+def _plain(value):
+    """numpy/pandas scalars back to Python ints and bools, so configs hash and compare as written."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def parse_modes(text: str) -> list[str]:
+    """'fwd', 'dX', 'fwd,dx,dw' → canonical mode names, in order, without repeats. Raises ValueError."""
+    modes = [part.strip().lower() for part in text.split(",") if part.strip()]
+    if not modes:
+        raise ValueError("--mode needs at least one of fwd, dx, dw")
+    for mode in modes:
+        config_class(mode)
+    return list(dict.fromkeys(modes))

@@ -1,0 +1,95 @@
+"""What the three grouped-GEMM kernels share: the expert tile schedule, the M swizzle, launch helpers.
+
+Schedule: a persistent grid of NUM_SMS programs walks a flat list of output tiles. Each program loads
+m_sizes once and computes, in registers, every expert's row offset and tile offset (two `tl.cumsum` over
+E_PAD lanes); mapping a tile to its expert is then one vector compare and sum, not a serial walk over the
+experts. No host sync and no extra launch: the tile count lives on the device.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import torch
+import triton
+import triton.language as tl
+
+
+def interpreting() -> bool:
+    """True when Triton runs kernels on its CPU interpreter (TRITON_INTERPRET=1, read at import of the kernels)."""
+    return os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+
+
+def dot_flags(dtype: torch.dtype) -> dict:
+    """Constexprs for tl.dot. The interpreter's bf16 tl.dot is wrong upstream, so operands are cast to fp32
+    there only; fp32 inputs use IEEE precision (no tf32), matching torch's default for fp32 matmul."""
+    return {
+        "DOT_FP32": interpreting() and dtype != torch.float32,
+        "DOT_PRECISION": "ieee" if dtype == torch.float32 else "tf32",
+    }
+
+
+@functools.cache
+def num_sms(device_index: int | None = None) -> int:
+    """Streaming multiprocessors of the CUDA device; 4 programs on the interpreter (they run one by one)."""
+    if interpreting() or not torch.cuda.is_available():
+        return 4
+    return torch.cuda.get_device_properties(device_index or torch.cuda.current_device()).multi_processor_count
+
+
+def ensure_tma_allocator(device: torch.device) -> None:
+    """Device-side TMA descriptors (`tl.make_tensor_descriptor`) need a global scratch allocator."""
+
+    def alloc(size: int, alignment: int, stream):
+        return torch.empty(size, dtype=torch.int8, device=device)
+
+    triton.set_allocator(alloc)
+
+
+def e_pad(E: int) -> int:
+    """Lanes for per-expert vectors: E rounded up to a power of two (tl.arange needs one)."""
+    return triton.next_power_of_2(max(E, 2))
+
+
+def check_routing(m_sizes: torch.Tensor, gather_indices: torch.Tensor, E: int, rows: int) -> None:
+    """Shape and dtype checks on the routing tensors. Raises ValueError with the offending value."""
+    if m_sizes.shape != (E,) or m_sizes.dtype != torch.int32:
+        raise ValueError(f"m_sizes must be ({E},) int32, got {tuple(m_sizes.shape)} {m_sizes.dtype}")
+    if gather_indices.shape != (rows,) or gather_indices.dtype != torch.int32:
+        raise ValueError(f"gather_indices must be ({rows},) int32, got {tuple(gather_indices.shape)} {gather_indices.dtype}")
+
+
+@triton.jit
+def expert_tiles(m_sizes_ptr, NUM_EXPERTS: tl.constexpr, E_PAD: tl.constexpr, BLOCK_SIZE_M: tl.constexpr, tiles_per_m_block):
+    """Per-expert vectors over E_PAD lanes: (lane ids, m_sizes, row_end, tiles, tile_end) and the tile total.
+
+    row_end[e] = m_sizes[0] + … + m_sizes[e] (inclusive); tiles[e] = cdiv(m_sizes[e], BLOCK_SIZE_M) ·
+    tiles_per_m_block; tile_end is its inclusive cumulative sum.
+    """
+    offs_e = tl.arange(0, E_PAD)
+    m_sizes = tl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
+    tiles = tl.cdiv(m_sizes, BLOCK_SIZE_M) * tiles_per_m_block
+    return offs_e, m_sizes, tl.cumsum(m_sizes, 0), tiles, tl.cumsum(tiles, 0), tl.sum(tiles, 0)
+
+
+@triton.jit
+def locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end):
+    """The expert of flat tile `tile_id`, its first sorted row, its row count and the tile's index within it."""
+    e = tl.sum((tile_end <= tile_id).to(tl.int32), 0)
+    here = offs_e == e
+    m_size = tl.sum(tl.where(here, m_sizes, 0), 0)
+    row_start = tl.sum(tl.where(here, row_end - m_sizes, 0), 0)
+    local = tile_id - tl.sum(tl.where(here, tile_end - tiles, 0), 0)
+    return e, row_start, m_size, local
+
+
+@triton.jit
+def swizzle_tile(local, num_m_tiles, num_other_tiles, GROUP_SIZE_M: tl.constexpr):
+    """Grouped ordering (Triton tutorial 03): GROUP_SIZE_M consecutive M tiles share each column tile in L2."""
+    width = GROUP_SIZE_M * num_other_tiles
+    first_m = (local // width) * GROUP_SIZE_M
+    group_rows = tl.minimum(num_m_tiles - first_m, GROUP_SIZE_M)
+    pid_m = first_m + (local % width) % group_rows
+    pid_other = (local % width) // group_rows
+    return pid_m, pid_other

@@ -1,0 +1,252 @@
+"""Backward grouped GEMM for the weights: dW[e] = dY[rows of e]ᵀ · X[rows of e] for every expert e, in one launch.
+
+x: (M, K) in token order with permute_x (rows gathered on load through gather_indices // topk), else
+   (M·topk, K) sorted by expert.
+dy: (M·topk, N) in token·topk order with permute_y (rows gathered on load through gather_indices), else
+    sorted by expert.
+m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.routing).
+dw: (E, N, K) in the input dtype; an expert with no rows gets zeros.
+grid: (min(NUM_SMS, tiles),); tiles are (expert, M split, N block, K block), E·SPLIT_M·cdiv(N, BLOCK_SIZE_N)·
+cdiv(K, BLOCK_SIZE_K) of them whatever the routing, each a loop over its share of the expert's rows in
+BLOCK_SIZE_M steps, fp32 accumulation. GROUP_SIZE_M groups N blocks here: that many consecutive tiles
+share each K block of X in L2. SPLIT_M > 1 adds fp32 partial sums with atomics into a zeroed fp32 buffer
+(the output itself for fp32; else a scratch buffer the wrapper casts back), so the result is not bitwise
+deterministic. use_tma_store stores through an (E, N, K) descriptor and needs SPLIT_M == 1.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from gemmtune.config import KernelConfigBackward_dW
+from gemmtune.kernels.common import (
+    check_routing,
+    dot_flags,
+    e_pad,
+    ensure_tma_allocator,
+    expert_tiles,
+    num_sms,
+    swizzle_tile,
+)
+
+
+@triton.jit
+def grouped_gemm_dW_kernel(
+    x_ptr,
+    dy_ptr,
+    dw_ptr,
+    m_sizes_ptr,
+    gather_indices_ptr,
+    total_rows,
+    N,
+    K,
+    NUM_EXPERTS: tl.constexpr,
+    E_PAD: tl.constexpr,
+    TOPK: tl.constexpr,
+    NUM_SMS: tl.constexpr,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    GROUP_SIZE_M: tl.constexpr,
+    SPLIT_M: tl.constexpr,
+    PERMUTE_X: tl.constexpr,
+    PERMUTE_Y: tl.constexpr,
+    USE_TMA_LOAD_X: tl.constexpr,
+    USE_TMA_LOAD_DY: tl.constexpr,
+    USE_TMA_STORE: tl.constexpr,
+    FLATTEN: tl.constexpr,
+    DOT_FP32: tl.constexpr,
+    DOT_PRECISION: tl.constexpr,
+):
+    pid = tl.program_id(0)
+    num_n_tiles = tl.cdiv(N, BLOCK_SIZE_N)
+    num_k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    tiles_per_split = num_n_tiles * num_k_tiles
+    tiles_per_expert = tiles_per_split * SPLIT_M
+    total_tiles = NUM_EXPERTS * tiles_per_expert
+    # Only the row offsets are needed: every expert has the same tiles, empty ones included.
+    offs_e, m_sizes, row_end, m_tiles, m_tile_end, m_tile_total = expert_tiles(
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, 1
+    )
+    if USE_TMA_LOAD_X:
+        # Rows past the expert's end read the next expert's rows (zeros past the last row): they meet
+        # rows of dY that are zeroed below, so they add nothing as long as X is finite.
+        x_desc = tl.make_tensor_descriptor(x_ptr, [total_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+    if USE_TMA_LOAD_DY:
+        dy_desc = tl.make_tensor_descriptor(dy_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+    if USE_TMA_STORE:
+        # (E, N, K) rather than (E·N, K): a block past row N is clipped instead of writing expert e+1.
+        dw_desc = tl.make_tensor_descriptor(
+            dw_ptr, [NUM_EXPERTS, N, K], [N * K, K, 1], [1, BLOCK_SIZE_N, BLOCK_SIZE_K]
+        )
+
+    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN):
+        e = tile_id // tiles_per_expert
+        local = tile_id % tiles_per_expert
+        split = local // tiles_per_split
+        pid_n, pid_k = swizzle_tile(local % tiles_per_split, num_n_tiles, num_k_tiles, GROUP_SIZE_M)
+        here = offs_e == e
+        m_size = tl.sum(tl.where(here, m_sizes, 0), 0)
+        row_start = tl.sum(tl.where(here, row_end - m_sizes, 0), 0)
+        # This split's M blocks: a contiguous 1/SPLIT_M share of the expert's, empty for an empty expert.
+        num_m_blocks = tl.cdiv(m_size, BLOCK_SIZE_M)
+        blocks_per_split = tl.cdiv(num_m_blocks, SPLIT_M)
+        m_block_start = split * blocks_per_split
+        m_block_end = tl.minimum(m_block_start + blocks_per_split, num_m_blocks)
+
+        offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        n_mask = offs_n < N
+        offs_k = pid_k * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+        k_mask = offs_k < K
+        # Columns past N or K read column 0 instead: they land only in elements of dW the store drops.
+        dy_cols = tl.where(n_mask, offs_n, 0)
+        x_cols = tl.where(k_mask, offs_k, 0)
+
+        acc = tl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), dtype=tl.float32)
+        for m_block in range(m_block_start, m_block_end):
+            offs_m = m_block * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+            row_mask = offs_m < m_size
+            # Rows past the expert's end index row_start (always valid) and load as zeros.
+            rows = row_start + tl.where(row_mask, offs_m, 0)
+            if PERMUTE_X or PERMUTE_Y:
+                pairs = tl.load(gather_indices_ptr + rows)
+            if USE_TMA_LOAD_DY:
+                dy = dy_desc.load([row_start + m_block * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N])
+                # Both operands carry M: the next expert's rows must not reach the dot.
+                dy = tl.where(row_mask[:, None], dy, 0.0)
+            else:
+                if PERMUTE_Y:
+                    dy_row = pairs
+                else:
+                    dy_row = rows
+                dy_ptrs = dy_ptr + dy_row.to(tl.int64)[:, None] * N + dy_cols[None, :]
+                dy = tl.load(dy_ptrs, mask=row_mask[:, None], other=0.0)
+            if USE_TMA_LOAD_X:
+                x = x_desc.load([row_start + m_block * BLOCK_SIZE_M, pid_k * BLOCK_SIZE_K])
+            else:
+                if PERMUTE_X:
+                    x_row = pairs // TOPK
+                else:
+                    x_row = rows
+                x_ptrs = x_ptr + x_row.to(tl.int64)[:, None] * K + x_cols[None, :]
+                x = tl.load(x_ptrs, mask=row_mask[:, None], other=0.0)
+            if DOT_FP32:
+                dy = dy.to(tl.float32)
+                x = x.to(tl.float32)
+            acc = tl.dot(dy.T, x, acc, input_precision=DOT_PRECISION)
+
+        dw_ptrs = dw_ptr + e.to(tl.int64) * N * K + offs_n.to(tl.int64)[:, None] * K + offs_k[None, :]
+        store_mask = n_mask[:, None] & k_mask[None, :]
+        if SPLIT_M == 1:
+            dw = acc.to(dw_ptr.dtype.element_ty)
+            if USE_TMA_STORE:
+                dw_desc.store([e, pid_n * BLOCK_SIZE_N, pid_k * BLOCK_SIZE_K], dw[None, :, :])
+            else:
+                tl.store(dw_ptrs, dw, mask=store_mask)
+        else:
+            # dw_ptr is a zeroed fp32 buffer: a split without rows (an empty expert) has nothing to add.
+            if m_block_end > m_block_start:
+                tl.atomic_add(dw_ptrs, acc, mask=store_mask, sem="relaxed")
+
+
+def check_tma_operand(name: str, t: torch.Tensor) -> None:
+    """TMA needs a 16-byte aligned base and row stride. Raises ValueError with the offending values."""
+    if t.data_ptr() % 16 or any(s * t.element_size() % 16 for s in t.stride()[:-1]):
+        raise ValueError(
+            f"TMA on {name} needs a 16-byte aligned base and row strides, got strides {t.stride()} "
+            f"of {t.element_size()}-byte elements"
+        )
+
+
+def grouped_gemm_dW(
+    x: torch.Tensor,
+    dy: torch.Tensor,
+    m_sizes: torch.Tensor,
+    gather_indices: torch.Tensor,
+    config: KernelConfigBackward_dW,
+    topk: int = 1,
+    out: torch.Tensor | None = None,
+):
+    """Launch the dW kernel; returns (dw, compiled kernel or None on the interpreter).
+
+    Shapes as in the module docstring; all tensors contiguous on one device, x and dy of one dtype.
+    With SPLIT_M > 1 the output is zeroed first (and, below fp32, accumulated in an fp32 scratch buffer
+    then copied into it): two extra torch ops around the launch.
+    Raises ValueError on a shape, dtype or flag mismatch, with the offending value in the message.
+    """
+    if m_sizes.dim() != 1:
+        raise ValueError(f"m_sizes must be (E,) int32, got {tuple(m_sizes.shape)} {m_sizes.dtype}")
+    E = m_sizes.shape[0]
+    rows = gather_indices.shape[0]
+    if dy.dim() != 2 or dy.shape[0] != rows:
+        raise ValueError(f"dy must be ({rows}, N), got {tuple(dy.shape)}")
+    N = dy.shape[1]
+    x_rows = rows // topk if config.permute_x else rows
+    if x.dim() != 2 or x.shape[0] != x_rows:
+        raise ValueError(f"x must be ({x_rows}, K) for permute_x={config.permute_x}, got {tuple(x.shape)}")
+    K = x.shape[1]
+    if x.dtype != dy.dtype:
+        raise ValueError(f"x and dy must share a dtype, got {x.dtype} and {dy.dtype}")
+    if rows % topk:
+        raise ValueError(f"gather_indices has {rows} rows, not a multiple of topk = {topk}")
+    check_routing(m_sizes, gather_indices, E, rows)
+    if config.permute_x and config.permute_y:
+        raise ValueError("permute_x and permute_y cannot both be set")
+    if config.fuse_mul_post:
+        raise ValueError("fuse_mul_post applies to the forward only, not to dW")
+    if config.use_tma_load_x and config.permute_x:
+        raise ValueError("use_tma_load_x cannot load a gathered X (permute_x)")
+    if config.use_tma_load_dy and config.permute_y:
+        raise ValueError("use_tma_load_dy cannot load a gathered dY (permute_y)")
+    if not isinstance(config.SPLIT_M, int) or config.SPLIT_M < 1:
+        raise ValueError(f"SPLIT_M must be a positive int, got {config.SPLIT_M!r}")
+    if config.use_tma_store and config.SPLIT_M > 1:
+        raise ValueError(f"use_tma_store needs SPLIT_M = 1 (partial sums are added atomically), got {config.SPLIT_M}")
+    if out is not None and (out.shape != (E, N, K) or out.dtype != x.dtype):
+        raise ValueError(f"out must be ({E}, {N}, {K}) {x.dtype}, got {tuple(out.shape)} {out.dtype}")
+    x, dy = x.contiguous(), dy.contiguous()
+    dw = out if out is not None else torch.empty((E, N, K), dtype=x.dtype, device=x.device)
+    if config.SPLIT_M > 1:
+        acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)
+    else:
+        acc = dw
+    for name, flag, t in (("x", config.use_tma_load_x, x), ("dy", config.use_tma_load_dy, dy), ("dw", config.use_tma_store, dw)):
+        if flag:
+            check_tma_operand(name, t)
+    if config.uses_tma:
+        ensure_tma_allocator(x.device)
+    sms = num_sms()
+    tiles = E * config.SPLIT_M * triton.cdiv(N, config.BLOCK_SIZE_N) * triton.cdiv(K, config.BLOCK_SIZE_K)
+    compiled = grouped_gemm_dW_kernel[(max(1, min(sms, tiles)),)](
+        x,
+        dy,
+        acc,
+        m_sizes,
+        gather_indices,
+        rows,
+        N,
+        K,
+        NUM_EXPERTS=E,
+        E_PAD=e_pad(E),
+        TOPK=topk,
+        NUM_SMS=sms,
+        BLOCK_SIZE_M=config.BLOCK_SIZE_M,
+        BLOCK_SIZE_N=config.BLOCK_SIZE_N,
+        BLOCK_SIZE_K=config.BLOCK_SIZE_K,
+        GROUP_SIZE_M=config.GROUP_SIZE_M,
+        SPLIT_M=config.SPLIT_M,
+        PERMUTE_X=config.permute_x,
+        PERMUTE_Y=config.permute_y,
+        USE_TMA_LOAD_X=config.use_tma_load_x,
+        USE_TMA_LOAD_DY=config.use_tma_load_dy,
+        USE_TMA_STORE=config.use_tma_store,
+        FLATTEN=config.flatten,
+        num_warps=config.num_warps,
+        num_stages=config.num_stages,
+        **dot_flags(x.dtype),
+    )
+    if acc is not dw:
+        dw.copy_(acc)
+    return dw, compiled

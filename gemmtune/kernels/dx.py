@@ -1,0 +1,205 @@
+"""Backward grouped GEMM for the input: dX[rows of e] = dY[rows of e] · W[e] for every expert e, in one launch.
+
+dy: (M·topk, N) in token·topk order with permute_y (rows gathered on load through gather_indices: sorted
+    position i reads dY row gather_indices[i]), else sorted by expert.
+w: (E, N, K). m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.routing).
+dx: (M·topk, K) in the input dtype; in token·topk order with permute_x (scattered on store through
+    gather_indices; summing over topk gives the token gradient), else sorted by expert.
+grid: (min(NUM_SMS, tiles),); tiles are (expert, M block, K block), each a loop over N, fp32 accumulation.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from gemmtune.config import KernelConfigBackward_dX
+from gemmtune.kernels.common import (
+    check_routing,
+    dot_flags,
+    e_pad,
+    ensure_tma_allocator,
+    expert_tiles,
+    locate_tile,
+    num_sms,
+    swizzle_tile,
+)
+from gemmtune.kernels.dw import check_tma_operand
+
+
+@triton.jit
+def grouped_gemm_dX_kernel(
+    dy_ptr,
+    w_ptr,
+    dx_ptr,
+    m_sizes_ptr,
+    gather_indices_ptr,
+    total_rows,
+    N,
+    K,
+    NUM_EXPERTS: tl.constexpr,
+    E_PAD: tl.constexpr,
+    NUM_SMS: tl.constexpr,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    GROUP_SIZE_M: tl.constexpr,
+    PERMUTE_X: tl.constexpr,
+    PERMUTE_Y: tl.constexpr,
+    USE_TMA_LOAD_DY: tl.constexpr,
+    USE_TMA_LOAD_W: tl.constexpr,
+    USE_TMA_STORE: tl.constexpr,
+    EVEN_N: tl.constexpr,
+    FLATTEN: tl.constexpr,
+    DOT_FP32: tl.constexpr,
+    DOT_PRECISION: tl.constexpr,
+):
+    pid = tl.program_id(0)
+    num_k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_tiles(
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_k_tiles
+    )
+    if USE_TMA_LOAD_DY:
+        # Columns past N are zero-filled by TMA: they meet the rows of W past N (see below).
+        dy_desc = tl.make_tensor_descriptor(dy_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+    if USE_TMA_LOAD_W:
+        # W as (E·N, K): a block past row N of expert e reads expert e+1's rows (zeros past the last
+        # expert). They are multiplied by the columns of dY past N, which are exactly zero (masked loads
+        # give 0, TMA zero-fills past N), so they add nothing as long as W is finite.
+        w_desc = tl.make_tensor_descriptor(w_ptr, [NUM_EXPERTS * N, K], [K, 1], [BLOCK_SIZE_N, BLOCK_SIZE_K])
+    if USE_TMA_STORE:
+        dx_desc = tl.make_tensor_descriptor(dx_ptr, [total_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+
+    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN):
+        e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
+        pid_m, pid_k = swizzle_tile(local, tl.cdiv(m_size, BLOCK_SIZE_M), num_k_tiles, GROUP_SIZE_M)
+
+        offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+        row_mask = offs_m < m_size
+        # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
+        rows = row_start + tl.where(row_mask, offs_m, 0)
+        if PERMUTE_X or PERMUTE_Y:
+            pairs = tl.load(gather_indices_ptr + rows)
+        if PERMUTE_Y:
+            dy_row = pairs
+        else:
+            dy_row = rows
+        offs_k = pid_k * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+        k_mask = offs_k < K
+        offs_n = tl.arange(0, BLOCK_SIZE_N)
+        dy_ptrs = dy_ptr + dy_row.to(tl.int64)[:, None] * N + offs_n[None, :]
+        # Columns past K read column 0 instead: they land only in columns of dX that the store drops.
+        w_ptrs = w_ptr + (e.to(tl.int64) * N + offs_n)[:, None] * K + tl.where(k_mask, offs_k, 0)[None, :]
+
+        acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_K), dtype=tl.float32)
+        for n_tile in range(0, tl.cdiv(N, BLOCK_SIZE_N)):
+            n0 = n_tile * BLOCK_SIZE_N
+            if USE_TMA_LOAD_DY:
+                dy = dy_desc.load([row_start + pid_m * BLOCK_SIZE_M, n0])
+            elif EVEN_N:
+                dy = tl.load(dy_ptrs)
+            else:
+                dy = tl.load(dy_ptrs, mask=(n0 + offs_n < N)[None, :], other=0.0)
+            if USE_TMA_LOAD_W:
+                w = w_desc.load([e * N + n0, pid_k * BLOCK_SIZE_K])
+            elif EVEN_N:
+                w = tl.load(w_ptrs)
+            else:
+                # Masked rather than relying on dY's zeros: past the last expert's row N lies no memory.
+                w = tl.load(w_ptrs, mask=(n0 + offs_n < N)[:, None], other=0.0)
+            if DOT_FP32:
+                dy = dy.to(tl.float32)
+                w = w.to(tl.float32)
+            acc = tl.dot(dy, w, acc, input_precision=DOT_PRECISION)
+            dy_ptrs += BLOCK_SIZE_N
+            w_ptrs += BLOCK_SIZE_N * K
+
+        if PERMUTE_X:
+            dst = pairs
+        else:
+            dst = rows
+        dx = acc.to(dx_ptr.dtype.element_ty)
+        dx_ptrs = dx_ptr + dst.to(tl.int64)[:, None] * K + offs_k[None, :]
+        store_mask = row_mask[:, None] & k_mask[None, :]
+        if USE_TMA_STORE:
+            # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA
+            # (which clips the columns past K itself).
+            if (pid_m + 1) * BLOCK_SIZE_M <= m_size:
+                dx_desc.store([row_start + pid_m * BLOCK_SIZE_M, pid_k * BLOCK_SIZE_K], dx)
+            else:
+                tl.store(dx_ptrs, dx, mask=store_mask)
+        else:
+            tl.store(dx_ptrs, dx, mask=store_mask)
+
+
+def grouped_gemm_dX(
+    dy: torch.Tensor,
+    w: torch.Tensor,
+    m_sizes: torch.Tensor,
+    gather_indices: torch.Tensor,
+    config: KernelConfigBackward_dX,
+    topk: int = 1,
+    out: torch.Tensor | None = None,
+):
+    """Launch the dX kernel; returns (dx, compiled kernel or None on the interpreter).
+
+    Shapes as in the module docstring; all tensors contiguous on one device, dy and w of one dtype.
+    Raises ValueError on a shape, dtype or flag mismatch, with the offending value in the message.
+    """
+    E, N, K = w.shape
+    rows = gather_indices.shape[0]
+    if dy.dim() != 2 or dy.shape != (rows, N):
+        raise ValueError(f"dy must be ({rows}, {N}), got {tuple(dy.shape)}")
+    if dy.dtype != w.dtype:
+        raise ValueError(f"dy and w must share a dtype, got {dy.dtype} and {w.dtype}")
+    if rows % topk:
+        raise ValueError(f"gather_indices has {rows} rows, not a multiple of topk = {topk}")
+    check_routing(m_sizes, gather_indices, E, rows)
+    if config.permute_x and config.permute_y:
+        raise ValueError("permute_x and permute_y cannot both be set")
+    if config.fuse_mul_post:
+        raise ValueError("fuse_mul_post applies to the forward only, not to dX")
+    if config.use_tma_load_dy and config.permute_y:
+        raise ValueError("use_tma_load_dy cannot load a gathered dY (permute_y)")
+    if config.use_tma_store and config.permute_x:
+        raise ValueError("use_tma_store cannot store a scattered dX (permute_x)")
+    if out is not None and (out.shape != (rows, K) or out.dtype != dy.dtype):
+        raise ValueError(f"out must be ({rows}, {K}) {dy.dtype}, got {tuple(out.shape)} {out.dtype}")
+    dy, w = dy.contiguous(), w.contiguous()
+    dx = out if out is not None else torch.empty((rows, K), dtype=dy.dtype, device=dy.device)
+    for name, flag, t in (("dy", config.use_tma_load_dy, dy), ("w", config.use_tma_load_w, w), ("dx", config.use_tma_store, dx)):
+        if flag:
+            check_tma_operand(name, t)
+    if config.uses_tma:
+        ensure_tma_allocator(dy.device)
+    sms = num_sms()
+    max_tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(K, config.BLOCK_SIZE_K)
+    compiled = grouped_gemm_dX_kernel[(max(1, min(sms, max_tiles)),)](
+        dy,
+        w,
+        dx,
+        m_sizes,
+        gather_indices,
+        rows,
+        N,
+        K,
+        NUM_EXPERTS=E,
+        E_PAD=e_pad(E),
+        NUM_SMS=sms,
+        BLOCK_SIZE_M=config.BLOCK_SIZE_M,
+        BLOCK_SIZE_N=config.BLOCK_SIZE_N,
+        BLOCK_SIZE_K=config.BLOCK_SIZE_K,
+        GROUP_SIZE_M=config.GROUP_SIZE_M,
+        PERMUTE_X=config.permute_x,
+        PERMUTE_Y=config.permute_y,
+        USE_TMA_LOAD_DY=config.use_tma_load_dy,
+        USE_TMA_LOAD_W=config.use_tma_load_w,
+        USE_TMA_STORE=config.use_tma_store,
+        EVEN_N=N % config.BLOCK_SIZE_N == 0,
+        FLATTEN=config.flatten,
+        num_warps=config.num_warps,
+        num_stages=config.num_stages,
+        **dot_flags(dy.dtype),
+    )
+    return dx, compiled

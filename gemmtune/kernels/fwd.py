@@ -1,0 +1,206 @@
+"""Forward grouped GEMM: Y[rows of e] = X[rows of e] · W[e]ᵀ for every expert e, in one persistent launch.
+
+x: (M, K) in token order with permute_x (rows gathered on load through gather_indices // topk), else
+   (M·topk, K) sorted by expert.
+w: (E, N, K). m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.routing).
+y: (M·topk, N) in the input dtype; in token·topk order with permute_y (scattered on store through
+   gather_indices, each row times topk_weights with fuse_mul_post), else sorted by expert.
+grid: (min(NUM_SMS, tiles),); tiles are (expert, M block, N block), fp32 accumulation.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from gemmtune.config import KernelConfigForward
+from gemmtune.kernels.common import (
+    check_routing,
+    dot_flags,
+    e_pad,
+    ensure_tma_allocator,
+    expert_tiles,
+    locate_tile,
+    num_sms,
+    swizzle_tile,
+)
+
+
+@triton.jit
+def grouped_gemm_forward_kernel(
+    x_ptr,
+    w_ptr,
+    y_ptr,
+    m_sizes_ptr,
+    gather_indices_ptr,
+    topk_weights_ptr,
+    total_rows,
+    x_rows,
+    N,
+    K,
+    NUM_EXPERTS: tl.constexpr,
+    E_PAD: tl.constexpr,
+    TOPK: tl.constexpr,
+    NUM_SMS: tl.constexpr,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    GROUP_SIZE_M: tl.constexpr,
+    PERMUTE_X: tl.constexpr,
+    PERMUTE_Y: tl.constexpr,
+    FUSE_MUL_POST: tl.constexpr,
+    USE_TMA_LOAD_X: tl.constexpr,
+    USE_TMA_LOAD_W: tl.constexpr,
+    USE_TMA_STORE: tl.constexpr,
+    EVEN_K: tl.constexpr,
+    FLATTEN: tl.constexpr,
+    DOT_FP32: tl.constexpr,
+    DOT_PRECISION: tl.constexpr,
+):
+    pid = tl.program_id(0)
+    num_n_tiles = tl.cdiv(N, BLOCK_SIZE_N)
+    offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_tiles(
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles
+    )
+    if USE_TMA_LOAD_X:
+        x_desc = tl.make_tensor_descriptor(x_ptr, [x_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+    if USE_TMA_LOAD_W:
+        # W as (E·N, K): a tile past row N of expert e reads expert e+1, and lands only in columns ≥ N,
+        # which the store masks off.
+        w_desc = tl.make_tensor_descriptor(w_ptr, [NUM_EXPERTS * N, K], [K, 1], [BLOCK_SIZE_N, BLOCK_SIZE_K])
+    if USE_TMA_STORE:
+        y_desc = tl.make_tensor_descriptor(y_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+
+    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN):
+        e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
+        pid_m, pid_n = swizzle_tile(local, tl.cdiv(m_size, BLOCK_SIZE_M), num_n_tiles, GROUP_SIZE_M)
+
+        offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+        row_mask = offs_m < m_size
+        # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
+        rows = row_start + tl.where(row_mask, offs_m, 0)
+        if PERMUTE_X or PERMUTE_Y:
+            pairs = tl.load(gather_indices_ptr + rows)
+        if PERMUTE_X:
+            x_row = pairs // TOPK
+        else:
+            x_row = rows
+        offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        n_mask = offs_n < N
+        offs_k = tl.arange(0, BLOCK_SIZE_K)
+        x_ptrs = x_ptr + x_row.to(tl.int64)[:, None] * K + offs_k[None, :]
+        w_ptrs = w_ptr + (e.to(tl.int64) * N + tl.where(n_mask, offs_n, 0))[:, None] * K + offs_k[None, :]
+
+        acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for k_tile in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+            k0 = k_tile * BLOCK_SIZE_K
+            if USE_TMA_LOAD_X:
+                x = x_desc.load([row_start + pid_m * BLOCK_SIZE_M, k0])
+            elif EVEN_K:
+                x = tl.load(x_ptrs)
+            else:
+                x = tl.load(x_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
+            if USE_TMA_LOAD_W:
+                w = w_desc.load([e * N + pid_n * BLOCK_SIZE_N, k0])
+            elif EVEN_K:
+                w = tl.load(w_ptrs)
+            else:
+                w = tl.load(w_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
+            if DOT_FP32:
+                x = x.to(tl.float32)
+                w = w.to(tl.float32)
+            acc = tl.dot(x, w.T, acc, input_precision=DOT_PRECISION)
+            x_ptrs += BLOCK_SIZE_K
+            w_ptrs += BLOCK_SIZE_K
+
+        if PERMUTE_Y:
+            dst = pairs
+        else:
+            dst = rows
+        if FUSE_MUL_POST:
+            acc *= tl.load(topk_weights_ptr + dst).to(tl.float32)[:, None]
+        y = acc.to(y_ptr.dtype.element_ty)
+        y_ptrs = y_ptr + dst.to(tl.int64)[:, None] * N + offs_n[None, :]
+        store_mask = row_mask[:, None] & n_mask[None, :]
+        if USE_TMA_STORE:
+            # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA.
+            if (pid_m + 1) * BLOCK_SIZE_M <= m_size:
+                y_desc.store([row_start + pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N], y)
+            else:
+                tl.store(y_ptrs, y, mask=store_mask)
+        else:
+            tl.store(y_ptrs, y, mask=store_mask)
+
+
+def grouped_gemm_forward(
+    x: torch.Tensor,
+    w: torch.Tensor,
+    m_sizes: torch.Tensor,
+    gather_indices: torch.Tensor,
+    config: KernelConfigForward,
+    topk: int = 1,
+    topk_weights: torch.Tensor | None = None,
+    out: torch.Tensor | None = None,
+):
+    """Launch the forward kernel; returns (y, compiled kernel or None on the interpreter).
+
+    Shapes as in the module docstring; all tensors contiguous on one device, x and w of one dtype.
+    Raises ValueError on a shape, dtype or flag mismatch, with the offending value in the message.
+    """
+    E, N, K = w.shape
+    rows = gather_indices.shape[0]
+    x_rows = rows // topk if config.permute_x else rows
+    if x.dim() != 2 or x.shape != (x_rows, K):
+        raise ValueError(f"x must be ({x_rows}, {K}) for permute_x={config.permute_x}, got {tuple(x.shape)}")
+    if x.dtype != w.dtype:
+        raise ValueError(f"x and w must share a dtype, got {x.dtype} and {w.dtype}")
+    if rows % topk:
+        raise ValueError(f"gather_indices has {rows} rows, not a multiple of topk = {topk}")
+    check_routing(m_sizes, gather_indices, E, rows)
+    if config.permute_x and config.permute_y:
+        raise ValueError("permute_x and permute_y cannot both be set")
+    if config.fuse_mul_post and (not config.permute_y or topk_weights is None or topk_weights.shape != (rows,)):
+        raise ValueError(f"fuse_mul_post needs permute_y and topk_weights of shape ({rows},)")
+    if config.use_tma_load_x and config.permute_x:
+        raise ValueError("use_tma_load_x cannot load a gathered X (permute_x)")
+    if config.use_tma_store and config.permute_y:
+        raise ValueError("use_tma_store cannot store a scattered Y (permute_y)")
+    x, w = x.contiguous(), w.contiguous()
+    y = out if out is not None else torch.empty((rows, N), dtype=x.dtype, device=x.device)
+    if config.uses_tma:
+        ensure_tma_allocator(x.device)
+    sms = num_sms()
+    max_tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(N, config.BLOCK_SIZE_N)
+    compiled = grouped_gemm_forward_kernel[(max(1, min(sms, max_tiles)),)](
+        x,
+        w,
+        y,
+        m_sizes,
+        gather_indices,
+        topk_weights if topk_weights is not None else y,
+        rows,
+        x_rows,
+        N,
+        K,
+        NUM_EXPERTS=E,
+        E_PAD=e_pad(E),
+        TOPK=topk,
+        NUM_SMS=sms,
+        BLOCK_SIZE_M=config.BLOCK_SIZE_M,
+        BLOCK_SIZE_N=config.BLOCK_SIZE_N,
+        BLOCK_SIZE_K=config.BLOCK_SIZE_K,
+        GROUP_SIZE_M=config.GROUP_SIZE_M,
+        PERMUTE_X=config.permute_x,
+        PERMUTE_Y=config.permute_y,
+        FUSE_MUL_POST=config.fuse_mul_post,
+        USE_TMA_LOAD_X=config.use_tma_load_x,
+        USE_TMA_LOAD_W=config.use_tma_load_w,
+        USE_TMA_STORE=config.use_tma_store,
+        EVEN_K=K % config.BLOCK_SIZE_K == 0,
+        FLATTEN=config.flatten,
+        num_warps=config.num_warps,
+        num_stages=config.num_stages,
+        **dot_flags(x.dtype),
+    )
+    return y, compiled

@@ -1,0 +1,169 @@
+"""Pruning rules: which configs can never run, or never win, and why.
+
+Each rule takes a config and returns the reason it is pruned, or None. A config is pruned by the first rule
+that fires, in the order of RULES; every pruned config keeps its rule and reason.
+
+- mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one).
+- device: TMA needs compute capability ≥ 9.0 (Hopper's tensor memory accelerator).
+- tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
+  cuTensorMapEncodeTiled: globalStrides multiple of 16).
+- shared_memory: the software pipeline holds num_stages copies of both operand tiles in shared memory;
+  more than the device's opt-in limit per block fails at launch with OutOfResources.
+- registers: the fp32 accumulator alone takes (tile rows · tile cols) / (32 · num_warps) registers per
+  thread; above 255 (the per-thread limit of every CUDA GPU since Kepler) it spills for certain.
+- problem_size: a block larger than the next power of two of its dimension only computes padding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import triton
+
+from gemmtune.config import KernelConfig
+from gemmtune.device import DeviceProperties
+from gemmtune.problem import Problem
+
+MAX_REGISTERS_PER_THREAD = 255
+
+
+@dataclass(frozen=True)
+class PrunedConfig:
+    """A config that will not run, with the rule that pruned it and a human-readable reason."""
+
+    config: KernelConfig
+    rule: str
+    reason: str
+
+
+# The two operand tiles each mode's inner loop loads, and its output tile, as (rows, cols) of block names.
+OPERAND_TILES = {
+    "fwd": (("BLOCK_SIZE_M", "BLOCK_SIZE_K"), ("BLOCK_SIZE_N", "BLOCK_SIZE_K")),  # X, W
+    "dx": (("BLOCK_SIZE_M", "BLOCK_SIZE_N"), ("BLOCK_SIZE_N", "BLOCK_SIZE_K")),  # dY, W
+    "dw": (("BLOCK_SIZE_M", "BLOCK_SIZE_N"), ("BLOCK_SIZE_M", "BLOCK_SIZE_K")),  # dY, X
+}
+OUTPUT_TILE = {
+    "fwd": ("BLOCK_SIZE_M", "BLOCK_SIZE_N"),
+    "dx": ("BLOCK_SIZE_M", "BLOCK_SIZE_K"),
+    "dw": ("BLOCK_SIZE_N", "BLOCK_SIZE_K"),
+}
+
+
+def _tile_elements(config: KernelConfig, names: tuple[str, str]) -> int:
+    return getattr(config, names[0]) * getattr(config, names[1])
+
+
+def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
+    """Shared memory the kernel needs per block, in bytes.
+
+    num_stages buffers of both operand tiles (Triton's software pipeliner on Hopper keeps one buffer per
+    stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
+    tile when it is staged for a TMA store.
+    """
+    per_stage = sum(_tile_elements(config, tile) for tile in OPERAND_TILES[config.mode]) * element_size
+    staged_output = _tile_elements(config, OUTPUT_TILE[config.mode]) * element_size if config.use_tma_store else 0
+    return config.num_stages * per_stage + staged_output
+
+
+def accumulator_registers(config: KernelConfig) -> int:
+    """fp32 accumulator registers per thread: output tile elements over the block's threads (warp size 32)."""
+    return _tile_elements(config, OUTPUT_TILE[config.mode]) // (32 * config.num_warps)
+
+
+def mode_rule(config: KernelConfig) -> str | None:
+    """Combinations the mode's kernel refuses: TMA on a gathered or scattered operand, both permutations."""
+    if config.permute_x and config.permute_y:
+        return "permute_x and permute_y cannot both be set"
+    if config.fuse_mul_post and config.mode != "fwd":
+        return "fuse_mul_post only exists in the forward pass"
+    if config.fuse_mul_post and not config.permute_y:
+        return "fuse_mul_post needs permute_y (the topk weight is applied on the scatter)"
+    gathered = {
+        # (TMA flag, permutation under which that operand is gathered or scattered)
+        "fwd": [("use_tma_load_x", "permute_x"), ("use_tma_store", "permute_y")],
+        "dx": [("use_tma_load_dy", "permute_y"), ("use_tma_store", "permute_x")],
+        "dw": [("use_tma_load_dy", "permute_y"), ("use_tma_load_x", "permute_x")],
+    }[config.mode]
+    for flag, permutation in gathered:
+        if getattr(config, flag) and getattr(config, permutation):
+            return f"{flag} with {permutation}: TMA moves whole tiles and cannot gather or scatter rows"
+    if config.mode == "dw" and config.use_tma_store:
+        return "dW stores each (N, K) tile with tl.store (fp32 atomics when split): no TMA store"
+    return None
+
+
+def device_rule(config: KernelConfig, device: DeviceProperties) -> str | None:
+    if config.uses_tma and not device.has_tma:
+        cc = ".".join(map(str, device.compute_capability))
+        return f"TMA needs compute capability >= 9.0, {device.name} has {cc}"
+    return None
+
+
+# Row length (in elements) of the tensor behind each TMA flag, per mode, as a Problem attribute.
+TMA_ROW_LENGTH = {
+    "fwd": {"use_tma_load_x": "K", "use_tma_load_w": "K", "use_tma_store": "N"},
+    "dx": {"use_tma_load_dy": "N", "use_tma_load_w": "K", "use_tma_store": "K"},
+    "dw": {"use_tma_load_dy": "N", "use_tma_load_x": "K"},
+}
+
+
+def tma_alignment_rule(config: KernelConfig, problem: Problem) -> str | None:
+    for flag, dim in TMA_ROW_LENGTH[config.mode].items():
+        row_bytes = getattr(problem, dim) * problem.element_size
+        if getattr(config, flag) and row_bytes % 16:
+            return f"{flag}: rows of {dim} = {getattr(problem, dim)} elements are {row_bytes} B, not a multiple of 16"
+    return None
+
+
+def shared_memory_rule(config: KernelConfig, problem: Problem, device: DeviceProperties) -> str | None:
+    need = shared_memory_bytes(config, problem.element_size)
+    if need > device.SIZE_SMEM:
+        return f"needs {need:,} B of shared memory, {device.name} allows {device.SIZE_SMEM:,} B per block"
+    return None
+
+
+def register_rule(config: KernelConfig) -> str | None:
+    regs = accumulator_registers(config)
+    if regs > MAX_REGISTERS_PER_THREAD:
+        return f"accumulator alone needs {regs} registers per thread (limit {MAX_REGISTERS_PER_THREAD}): spills"
+    return None
+
+
+def problem_size_rule(config: KernelConfig, problem: Problem) -> str | None:
+    dims = {"BLOCK_SIZE_M": problem.rows, "BLOCK_SIZE_N": problem.N, "BLOCK_SIZE_K": problem.K}
+    for name, dim in dims.items():
+        cap = max(16, triton.next_power_of_2(dim))
+        if getattr(config, name) > cap:
+            return f"{name} = {getattr(config, name)} exceeds the problem's {name[-1]} = {dim} (next power of two {cap})"
+    split = getattr(config, "SPLIT_M", 1)
+    if split > 1 and split * config.BLOCK_SIZE_M > max(16, triton.next_power_of_2(problem.rows)):
+        return f"SPLIT_M·BLOCK_SIZE_M = {split * config.BLOCK_SIZE_M} exceeds the problem's M·topk = {problem.rows}"
+    return None
+
+
+Rule = Callable[[KernelConfig, Problem, DeviceProperties], "str | None"]
+RULES: list[tuple[str, Rule]] = [
+    ("mode", lambda c, p, d: mode_rule(c)),
+    ("device", lambda c, p, d: device_rule(c, d)),
+    ("tma_alignment", lambda c, p, d: tma_alignment_rule(c, p)),
+    ("shared_memory", shared_memory_rule),
+    ("registers", lambda c, p, d: register_rule(c)),
+    ("problem_size", lambda c, p, d: problem_size_rule(c, p)),
+]
+
+
+def prune(
+    configs: list[KernelConfig], problem: Problem, device: DeviceProperties
+) -> tuple[list[KernelConfig], list[PrunedConfig]]:
+    """Split configs into (kept, pruned) by RULES, in order; the first rule that fires names the reason."""
+    kept, pruned = [], []
+    for config in configs:
+        for rule, check in RULES:
+            reason = check(config, problem, device)
+            if reason:
+                pruned.append(PrunedConfig(config, rule, reason))
+                break
+        else:
+            kept.append(config)
+    return kept, pruned

@@ -1,0 +1,147 @@
+"""The config space: value lists per knob, loaded from TOML, enumerated as a product and pruned.
+
+A space file (configs/<name>.toml) maps knob names to lists of values, e.g. `BLOCK_SIZE_M = [64, 128]`.
+Knobs a mode's config class lacks are ignored for that mode (use_tma_load_dy means nothing to fwd), and
+knobs a file leaves out keep their dataclass default. permute_x and permute_y come from the problem.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gemmtune.config import CONFIG_CLASSES, KernelConfig, config_class
+from gemmtune.device import DeviceProperties
+from gemmtune.problem import Problem
+from gemmtune.pruning import PrunedConfig, prune
+
+CONFIGS_DIR = Path(__file__).resolve().parent.parent / "configs"
+PROBLEM_FIELDS = ("permute_x", "permute_y")
+TUNABLE_FIELDS = sorted(
+    {name for cls in CONFIG_CLASSES.values() for name in cls.field_names()} - set(PROBLEM_FIELDS)
+)
+BOOL_FIELDS = {"flatten", "fuse_mul_post"} | {name for name in TUNABLE_FIELDS if name.startswith("use_tma")}
+
+
+class SpaceError(ValueError):
+    """An unknown space name, an unreadable or malformed space file, or a bad override."""
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """Value lists by knob name. `name` is the preset name or the file it came from."""
+
+    name: str
+    values: dict[str, list] = field(default_factory=dict)
+
+    def with_overrides(self, overrides: dict[str, list]) -> "SearchSpace":
+        """A copy with the given knobs' value lists replaced (command-line overrides)."""
+        merged = dict(self.values)
+        merged.update({k: v for k, v in overrides.items() if v})
+        return SearchSpace(self.name, _validated(merged, self.name))
+
+    def size(self, mode: str) -> int:
+        """Configs in the product for `mode`, before pruning."""
+        names = set(config_class(mode).field_names())
+        sizes = [len(v) for k, v in self.values.items() if k in names]
+        return int(_product(sizes))
+
+
+def _product(sizes):
+    total = 1
+    for size in sizes:
+        total *= size
+    return total
+
+
+def _validated(values: dict, source: str) -> dict[str, list]:
+    out = {}
+    for name, raw in values.items():
+        if name not in TUNABLE_FIELDS:
+            hint = " (set by the problem's --permute)" if name in PROBLEM_FIELDS else ""
+            raise SpaceError(f"space {source}: unknown knob {name!r}{hint}; knobs are {', '.join(TUNABLE_FIELDS)}")
+        items = raw if isinstance(raw, list) else [raw]
+        if not items:
+            raise SpaceError(f"space {source}: {name} has an empty value list")
+        want = bool if name in BOOL_FIELDS else int
+        for item in items:
+            if type(item) is not want or (want is int and item <= 0):
+                kind = "true/false" if want is bool else "positive whole numbers"
+                raise SpaceError(f"space {source}: {name} takes {kind}, got {item!r}")
+        out[name] = list(dict.fromkeys(items))
+    return out
+
+
+def available_spaces() -> list[str]:
+    """Names of the spaces shipped in configs/."""
+    return sorted(p.stem for p in CONFIGS_DIR.glob("*.toml"))
+
+
+def load_space(name_or_path: str | Path) -> SearchSpace:
+    """Load a space by preset name ('default', 'quick', 'exhaustive') or from a TOML file path.
+
+    Raises SpaceError for an unknown name, a missing or malformed file, or unknown knobs and bad values.
+    """
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = CONFIGS_DIR / f"{name_or_path}.toml"
+        if not path.is_file():
+            raise SpaceError(f"unknown space {str(name_or_path)!r}: expected one of {', '.join(available_spaces())} or a .toml file")
+    if not path.is_file():
+        raise SpaceError(f"space file {path} does not exist")
+    try:
+        data = tomllib.loads(path.read_text())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SpaceError(f"space file {path} is not valid TOML: {exc}") from None
+    name = path.stem if path.parent == CONFIGS_DIR else str(path)
+    return SearchSpace(name, _validated(data, name))
+
+
+def parse_int_list(text: str, knob: str) -> list[int]:
+    """'64,128' → [64, 128] for a command-line override. Raises SpaceError on anything else."""
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise SpaceError(f"--{knob}: expected comma-separated whole numbers, got {text!r}") from None
+    if not values or any(v <= 0 for v in values):
+        raise SpaceError(f"--{knob}: expected positive whole numbers, got {text!r}")
+    return values
+
+
+def enumerate_configs(space: SearchSpace, problem: Problem) -> list[KernelConfig]:
+    """The product of `space`'s value lists for the config class of problem.mode, with its permutation."""
+    cls = config_class(problem.mode)
+    names = [n for n in cls.field_names() if n in space.values and n not in PROBLEM_FIELDS]
+    fixed = {"permute_x": problem.permute_x, "permute_y": problem.permute_y}
+    return [cls(**fixed, **dict(zip(names, combo))) for combo in itertools.product(*(space.values[n] for n in names))]
+
+
+@dataclass
+class PrunedSpace:
+    """The outcome of get_kernel_configs: configs to run, configs pruned (with rule and reason)."""
+
+    kept: list[KernelConfig]
+    pruned: list[PrunedConfig]
+
+    @property
+    def total(self) -> int:
+        return len(self.kept) + len(self.pruned)
+
+    def counts_by_rule(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for p in self.pruned:
+            counts[p.rule] = counts.get(p.rule, 0) + 1
+        return counts
+
+
+def get_kernel_configs(problem: Problem, device: DeviceProperties, space: SearchSpace | str = "default") -> PrunedSpace:
+    """Enumerate `space` for problem.mode and prune it for `problem` on `device` (rules in gemmtune.pruning).
+
+    Raises SpaceError for an unknown or malformed space, ValueError for an unknown mode.
+    """
+    if isinstance(space, str):
+        space = load_space(space)
+    kept, pruned = prune(enumerate_configs(space, problem), problem, device)
+    return PrunedSpace(kept, pruned)
