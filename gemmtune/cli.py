@@ -96,7 +96,8 @@ def default_name(problems) -> str:
     p = problems[0]
     modes = "-".join(dict.fromkeys(q.mode for q in problems))
     if p.gemm:
-        return f"{modes}_{p.gemm}_E{p.E}_N{p.N}_K{p.K}"
+        tokens = "-".join(str(m) for m in dict.fromkeys(q.M for q in problems))
+        return f"{modes}_E{p.E}_H{p.K}_I{p.N // 2}_topk{p.topk}_M{tokens}_{p.routing.replace(':', '')}_{p.dtype}"
     return f"{modes}_E{p.E}_M{p.M}_N{p.N}_K{p.K}_topk{p.topk}_perm-{p.permute}_{p.dtype}"
 
 
@@ -104,6 +105,8 @@ def default_name(problems) -> str:
 def sweep(
     mode: Annotated[str, typer.Option("--mode", help="fwd, dx, dw, or a comma list (fwd,dx,dw).", rich_help_panel=PROBLEM_PANEL)] = "fwd",
     shape: Annotated[str, typer.Option("--shape", help="E,M,N,K: experts, tokens, output size, reduction size.", rich_help_panel=PROBLEM_PANEL)] = "",
+    model: Annotated[Optional[str], typer.Option("--model", help="A model preset (see `gemmtune models`) or TOML file: both GEMMs of its MoE layer.", rich_help_panel=PROBLEM_PANEL)] = None,
+    tokens: Annotated[str, typer.Option("--tokens", help="Token counts M for --model, e.g. 512,4096,16384.", rich_help_panel=PROBLEM_PANEL)] = "4096",
     topk: Annotated[int, typer.Option("--topk", min=1, help="Experts per token; the GEMM has M·topk rows.", rich_help_panel=PROBLEM_PANEL)] = 1,
     permute: Annotated[Permute, typer.Option("--permute", help="x: gather X rows on load (gate_up); y: scatter Y rows on store (down).", rich_help_panel=PROBLEM_PANEL)] = Permute.none,
     dtype: Annotated[DType, typer.Option("--dtype", help="Input and output dtype (fp32 accumulation).", rich_help_panel=PROBLEM_PANEL)] = DType.bf16,
@@ -127,17 +130,22 @@ def sweep(
     """Enumerate, prune, run, check, time and rank the configs of one grouped GEMM; write Parquet + CSV."""
     from gemmtune.config import parse_modes
     from gemmtune.device import resolve_device
+    from gemmtune.models import layer_problems, load_model, parse_tokens
     from gemmtune.problem import Problem, ProblemError, parse_shape
     from gemmtune.space import load_space
     from gemmtune.backend import select_backend
     from gemmtune.sweep import plan_sweep
 
     with user_errors():
-        if not shape:
-            raise ProblemError("--shape E,M,N,K is required")
-        E, M, N, K = parse_shape(shape)
         modes = parse_modes(mode)
-        problems = [Problem(m, E, M, N, K, topk, dtype.value, permute.value, routing, seed) for m in modes]
+        if bool(shape) == bool(model):
+            raise ProblemError("give exactly one of --shape E,M,N,K and --model NAME")
+        if model:
+            preset = load_model(model)
+            problems = layer_problems(preset, parse_tokens(tokens), modes, dtype.value, routing, seed)
+        else:
+            E, M, N, K = parse_shape(shape)
+            problems = [Problem(m, E, M, N, K, topk, dtype.value, permute.value, routing, seed) for m in modes]
         problems[0].make_routing()  # a bad --routing fails here, before any work
         search_space = load_space(space).with_overrides(
             _overrides(block_m=block_m, block_n=block_n, block_k=block_k, group_m=group_m,

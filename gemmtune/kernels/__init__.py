@@ -35,8 +35,13 @@ class Launcher:
         self._launch = _launch_fn(problem, inputs, config, self.out)
 
     def __call__(self) -> torch.Tensor:
-        out, self.compiled = self._launch()
+        out, self.compiled = self._launch(warmup=False)
         return out
+
+    def compile(self):
+        """Compile without launching (inputs may live on the 'meta' device); returns Triton's compiled kernel."""
+        _, self.compiled = self._launch(warmup=True)
+        return self.compiled
 
 
 def _launch_fn(problem: Problem, inputs: Inputs, config: KernelConfig, out: torch.Tensor) -> Callable:
@@ -44,13 +49,15 @@ def _launch_fn(problem: Problem, inputs: Inputs, config: KernelConfig, out: torc
     if problem.mode == "fwd":
         from gemmtune.kernels.fwd import grouped_gemm_forward
 
-        return lambda: grouped_gemm_forward(inputs.x, inputs.w, ms, gi, config, topk, inputs.topk_weights, out=out)
+        return lambda warmup: grouped_gemm_forward(
+            inputs.x, inputs.w, ms, gi, config, topk, inputs.topk_weights, out=out, warmup=warmup
+        )
     if problem.mode == "dx":
         from gemmtune.kernels.dx import grouped_gemm_dX
 
-        return lambda: grouped_gemm_dX(inputs.dy, inputs.w, ms, gi, config, topk, out=out)
+        return lambda warmup: grouped_gemm_dX(inputs.dy, inputs.w, ms, gi, config, topk, out=out, warmup=warmup)
     if problem.mode == "dw":
         from gemmtune.kernels.dw import grouped_gemm_dW
 
-        return lambda: grouped_gemm_dW(inputs.x, inputs.dy, ms, gi, config, topk, out=out)
+        return lambda warmup: grouped_gemm_dW(inputs.x, inputs.dy, ms, gi, config, topk, out=out, warmup=warmup)
     raise ValueError(f"unknown mode {problem.mode!r}")

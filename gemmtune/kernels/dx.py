@@ -124,11 +124,11 @@ def grouped_gemm_dX_kernel(
         store_mask = row_mask[:, None] & k_mask[None, :]
         if USE_TMA_STORE:
             # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA
-            # (which clips the columns past K itself).
+            # (which clips the columns past K itself), partial ones through the masked store. No else
+            # branch: Triton 3.6's loop flattening (flatten=True) fails to compile an if/else holding it.
             if (pid_m + 1) * BLOCK_SIZE_M <= m_size:
                 dx_desc.store([row_start + pid_m * BLOCK_SIZE_M, pid_k * BLOCK_SIZE_K], dx)
-            else:
-                tl.store(dx_ptrs, dx, mask=store_mask)
+            tl.store(dx_ptrs, dx, mask=store_mask & ((pid_m + 1) * BLOCK_SIZE_M > m_size))
         else:
             tl.store(dx_ptrs, dx, mask=store_mask)
 

@@ -142,10 +142,12 @@ def grouped_gemm_forward(
     topk: int = 1,
     topk_weights: torch.Tensor | None = None,
     out: torch.Tensor | None = None,
+    warmup: bool = False,
 ):
     """Launch the forward kernel; returns (y, compiled kernel or None on the interpreter).
 
     Shapes as in the module docstring; all tensors contiguous on one device, x and w of one dtype.
+    warmup=True compiles without launching (tensors may then live on the 'meta' device).
     Raises ValueError on a shape, dtype or flag mismatch, with the offending value in the message.
     """
     E, N, K = w.shape
@@ -172,7 +174,9 @@ def grouped_gemm_forward(
         ensure_tma_allocator(x.device)
     sms = num_sms()
     max_tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(N, config.BLOCK_SIZE_N)
-    compiled = grouped_gemm_forward_kernel[(max(1, min(sms, max_tiles)),)](
+    grid = (max(1, min(sms, max_tiles)),)
+    kernel = grouped_gemm_forward_kernel.warmup if warmup else grouped_gemm_forward_kernel[grid]
+    compiled = kernel(
         x,
         w,
         y,
@@ -202,5 +206,6 @@ def grouped_gemm_forward(
         num_warps=config.num_warps,
         num_stages=config.num_stages,
         **dot_flags(x.dtype),
+        **({"grid": grid} if warmup else {}),
     )
     return y, compiled
