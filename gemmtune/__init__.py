@@ -16,6 +16,7 @@ from gemmtune.config import (  # noqa: E402
     KernelConfigForward,
 )
 from gemmtune.device import DeviceProperties, preset, resolve_device  # noqa: E402
+from gemmtune.export import lookup  # noqa: E402
 from gemmtune.problem import Problem  # noqa: E402
 from gemmtune.results import KernelResult, SweepResults, read_results  # noqa: E402
 from gemmtune.space import get_kernel_configs, load_space  # noqa: E402
@@ -32,6 +33,7 @@ __all__ = [
     "SweepResults",
     "get_kernel_configs",
     "load_space",
+    "lookup",
     "plan_sweep",
     "preset",
     "read_results",

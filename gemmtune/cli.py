@@ -159,7 +159,12 @@ def sweep(
 
     if dry_run:
         console.print(report.plan_table(plan))
-        console.print(f"{plan.to_run} of {plan.total} configs would run.")
+        pruned: dict[str, int] = {}
+        for item in plan.problems:
+            for rule, n in item.space.counts_by_rule().items():
+                pruned[rule] = pruned.get(rule, 0) + n
+        by_rule = ", ".join(f"{rule} {n}" for rule, n in pruned.items())
+        console.print(f"{plan.to_run} of {plan.total} configs would run; pruned by rule: {by_rule or 'none'}.")
         return
     if backend == "interpreter":
         console.print(
@@ -208,10 +213,15 @@ def show(
     _print_results(df, top)
 
 
+class BestBy(str, Enum):
+    M = "M"
+
+
 @app.command()
 def best(
     files: Annotated[Optional[list[Path]], typer.Argument(help="Results .parquet files (default: the newest under results/).")] = None,
     top: Annotated[int, typer.Option("--top", min=1, help="Configs per problem.")] = 10,
+    by: Annotated[Optional[BestBy], typer.Option("--by", help="M: one table of the best config per (mode, gemm, M), with TF/s and speedup.")] = None,
 ):
     """The best `ok` configs of one or more results files, ranked per problem (mode, gemm, shape)."""
     import pandas as pd
@@ -225,8 +235,108 @@ def best(
     df = pd.concat(frames, ignore_index=True)
     if not (df["status"] == "ok").any():
         fail(f"no config ran correctly in {', '.join(map(str, paths))}")
+    if by is BestBy.M:
+        from gemmtune.results import best_per_problem
+
+        console.print(report.best_by_m_table(best_per_problem(df)))
+        return
     for title, rows in report.problems(df):
         console.print(report.ranked_table(rows, title, top))
+
+
+@app.command()
+def models(
+    names: Annotated[Optional[list[str]], typer.Argument(help="Presets or model TOML files to check and show (default: every preset).")] = None,
+):
+    """List the model presets (configs/models/*.toml), or check and show your own model TOML files."""
+    from gemmtune import report
+    from gemmtune.models import all_presets, load_model
+
+    with user_errors():
+        presets = [load_model(name) for name in names] if names else all_presets()
+    console.print(report.models_table(presets))
+
+
+TOLERANCE_HELP = "Ship configs within this fraction of each M's best time (0.05 = 5 %)."
+
+
+@app.command()
+def regret(
+    file: Annotated[Path, typer.Argument(help="A results .parquet file with several token counts M.")],
+    tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help=TOLERANCE_HELP)] = 0.05,
+    measure: Annotated[bool, typer.Option("--measure/--no-measure", help="Time configs the file lacks at an M (on this machine's backend); --no-measure uses recorded times only.")] = True,
+):
+    """How much slower each M's best config is at the other Ms, and the fewest configs to ship."""
+    from gemmtune import report
+    from gemmtune.regret import regret_matrix
+    from gemmtune.results import read_results
+
+    with user_errors():
+        df, meta = read_results(file)
+        with console.status("timing configs at other token counts…") as status:
+            matrices = regret_matrix(
+                df, measure="backend" if measure else None, tolerance=tolerance, metadata=meta,
+                on_measure=lambda p, c: status.update(f"timing {c.to_string()} at M={p.M} ({p.gemm or p.mode})…"),
+            )
+    for matrix in matrices:
+        console.print(report.regret_table(matrix))
+        console.print(report.regret_summary(matrix), highlight=False)
+    console.print("ratio = time / best time at that M; * measured now; ? not timed (pass --measure); ★ shipped")
+
+
+@app.command()
+def export(
+    file: Annotated[Path, typer.Argument(help="A results .parquet file.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The tuned-config JSON to write (format: gemmtune.export).")] = Path("tuned.json"),
+    tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help=TOLERANCE_HELP)] = 0.05,
+):
+    """Write the configs to ship per (mode, gemm, E, N, K), keyed by M, to JSON for gemmtune.lookup()."""
+    from gemmtune import report
+    from gemmtune.export import export_file
+
+    with user_errors():
+        doc = export_file(file, out, tolerance)
+    console.print(report.export_table(doc))
+    if doc["backend"] == "interpreter":
+        console.print("[yellow]These times come from the Triton CPU interpreter, not a GPU.[/yellow]")
+    distinct = len({(e["mode"], c["config"]) for e in doc["entries"] for c in e["configs_by_M"].values()})
+    console.print(f"wrote {out} ({len(doc['entries'])} entries, {distinct} distinct configs)")
+
+
+@app.command()
+def plot(
+    file: Annotated[Path, typer.Argument(help="A results .parquet file.")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for the PNG files (default: <file>-plots next to the file).")] = None,
+    tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help=TOLERANCE_HELP)] = 0.05,
+):
+    """PNG figures per (mode, gemm): TF/s heatmaps over block sizes, and TF/s against M."""
+    from gemmtune.plots import plot_results
+    from gemmtune.results import read_results
+
+    with user_errors():
+        df, _ = read_results(file)
+        paths = plot_results(df, out or file.with_name(f"{file.stem}-plots"), tolerance)
+    for path in paths:
+        console.print(f"wrote {path}")
+
+
+@app.command()
+def compare(
+    file_a: Annotated[Path, typer.Argument(help="Results .parquet file A (the reference).")],
+    file_b: Annotated[Path, typer.Argument(help="Results .parquet file B.")],
+    top: Annotated[Optional[int], typer.Option("--top", min=1, help="Show only the N pairs whose ratio changed most.")] = None,
+):
+    """Two sweeps side by side: time in A, time in B and B/A per matching (problem, config)."""
+    from gemmtune import report
+    from gemmtune.compare import compare_results, most_changed
+    from gemmtune.results import read_results
+
+    with user_errors():
+        result = compare_results(read_results(file_a)[0], read_results(file_b)[0])
+    rows = most_changed(result.rows, top) if top else result.rows
+    title = f"A = {file_a}  B = {file_b}" + (f" ({len(rows)} most changed of {result.matched})" if top else "")
+    console.print(report.compare_table(rows, title))
+    console.print(result.summary(), highlight=False)
 
 
 def run() -> None:

@@ -132,15 +132,28 @@ def config_class(mode: str) -> type[KernelConfig]:
 
 
 def config_from_dict(mode: str, values: dict) -> KernelConfig:
-    """Rebuild a mode's config from a row or dict; keys that are not fields of that mode are ignored."""
+    """Rebuild a mode's config from a row or dict; keys that are not fields of that mode are ignored.
+
+    Values are coerced to each field's type (a Parquet column holding NaN for other modes reads back an
+    int such as SPLIT_M as the float 2.0, which must become 2 again).
+    """
     cls = config_class(mode)
-    names = set(cls.field_names())
-    return cls(**{k: _plain(v) for k, v in values.items() if k in names})
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+    return cls(**{k: _coerce(_plain(v), defaults[k]) for k, v in values.items() if k in defaults})
 
 
 def _plain(value):
     """numpy/pandas scalars back to Python ints and bools, so configs hash and compare as written."""
     return value.item() if hasattr(value, "item") else value
+
+
+def _coerce(value, default):
+    """An integral float to int for an int field, 0/1 to bool for a bool field; anything else unchanged."""
+    if isinstance(default, bool):
+        return bool(value) if isinstance(value, (int, float)) and value in (0, 1) else value
+    if isinstance(default, int) and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def parse_modes(text: str) -> list[str]:

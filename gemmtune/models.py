@@ -47,6 +47,11 @@ def available_models() -> list[str]:
     return sorted(p.stem for p in MODELS_DIR.glob("*.toml"))
 
 
+def all_presets() -> list[ModelPreset]:
+    """Every preset of configs/models, by name. Raises ModelError if one of the files is malformed."""
+    return [load_model(name) for name in available_models()]
+
+
 def load_model(name_or_path: str | Path) -> ModelPreset:
     """A preset by name (see available_models) or from a TOML file with the same keys.
 

@@ -131,3 +131,103 @@ def plan_table(plan) -> Table:
         counts = p.space.counts_by_rule()
         table.add_row(p.problem.describe(), str(p.space.total), *[str(counts.get(r, 0)) for r in rules], str(len(p.space.kept)))
     return table
+
+
+def models_table(presets) -> Table:
+    """Model presets (gemmtune.models.ModelPreset) with the (N, K) of both GEMMs of their MoE layer."""
+    table = Table(title="model presets", title_justify="left", header_style="bold")
+    for name, justify in [("name", "left"), ("E", "right"), ("hidden", "right"), ("intermediate", "right"),
+                          ("topk", "right"), ("gate_up N×K", "right"), ("down N×K", "right"), ("source", "left")]:
+        table.add_column(name, justify=justify, no_wrap=name != "source", overflow="fold")
+    for p in presets:
+        shapes = [f"{n}×{k}" for n, k, _ in (p.gemm_shape("gate_up"), p.gemm_shape("down"))]
+        table.add_row(p.name, str(p.experts), str(p.hidden_size), str(p.intermediate_size), str(p.topk), *shapes, p.source)
+    return table
+
+
+def best_by_m_table(best: pd.DataFrame) -> Table:
+    """One row per (mode, gemm, shape, M): the fastest ok config, its TF/s and speedup over the faster torch baseline."""
+    table = Table(title="best config per (mode, gemm, M)", title_justify="left", header_style="bold")
+    for name, justify in [("mode", "left"), ("gemm", "left"), ("E", "right"), ("N", "right"), ("K", "right"),
+                          ("topk", "right"), ("M", "right"), ("config", "left"), ("time ms", "right"),
+                          ("TF/s", "right"), ("speedup", "right"), ("vs torch", "left")]:
+        table.add_column(name, justify=justify, no_wrap=name == "config")
+    for _, r in best.iterrows():
+        baseline = f"{r['torch_baseline']} {_fmt(r['torch_time_ms'], '.4f')} ms" if pd.notna(r["torch_time_ms"]) else "–"
+        table.add_row(
+            str(r["mode"]), str(r["gemm"] or "–"), str(r["E"]), str(r["N"]), str(r["K"]), str(r["topk"]), str(r["M"]),
+            str(r["config"]), _fmt(r["triton_time_ms"], ".4f"), _fmt(r["tflops"], ".1f"),
+            _fmt(r["speedup"], ".2f") + ("×" if pd.notna(r["speedup"]) else ""), baseline,
+        )
+    return table
+
+
+def _ratio_cell(ratio: float, source: str, tolerance: float) -> str:
+    if source == "unknown" or math.isnan(ratio):
+        return "[dim]?[/dim]"
+    if math.isinf(ratio):
+        return "[red]fail[/red]"
+    text = f"{ratio:.2f}" + ("*" if source == "measured" else "")
+    return f"[green]{text}[/green]" if ratio <= 1 + tolerance + 1e-12 else f"[red]{text}[/red]"
+
+
+def regret_table(matrix) -> Table:
+    """A gemmtune.regret.RegretMatrix: time / best time per config (rows) and M (columns); shipped rows marked."""
+    table = Table(title=matrix.title, title_justify="left", header_style="bold")
+    table.add_column("ship", justify="center")
+    table.add_column("config", no_wrap=True)
+    table.add_column("best at", justify="right")
+    for M in matrix.tokens:
+        table.add_column(f"M={M}", justify="right")
+    for name in matrix.shown():
+        wins = ",".join(str(m) for m in matrix.tokens if matrix.winners[m] == name) or "–"
+        cells = [_ratio_cell(matrix.ratios.at[name, m], matrix.sources.at[name, m], matrix.tolerance) for m in matrix.tokens]
+        table.add_row("★" if name in matrix.shipped else "", name, wins, *cells)
+    return table
+
+
+def regret_summary(matrix) -> str:
+    """Which configs to ship and which M uses which, with its slowdown."""
+    uses = ", ".join(
+        f"M={m} → #{matrix.shipped.index(matrix.assignment[m]) + 1 if matrix.assignment[m] in matrix.shipped else '?'}"
+        f" ({matrix.ratios.at[matrix.assignment[m], m]:.2f}×)"
+        for m in matrix.tokens
+    )
+    shipped = "; ".join(f"#{i} {name}" for i, name in enumerate(matrix.shipped, 1))
+    line = (
+        f"ship {len(matrix.shipped)} config(s) for {len(matrix.tokens)} token counts (each M within "
+        f"{matrix.tolerance:.0%} of its best): {shipped} | {uses}"
+    )
+    if matrix.measured:
+        line += f" | {matrix.measured} cells measured now (*)"
+    return line
+
+
+def export_table(doc: dict) -> Table:
+    """A tuned-config document (gemmtune.export): one row per entry and M."""
+    table = Table(
+        title=f"tuned configs for {doc['device_name']} (sm {doc['compute_capability']}, triton {doc['triton_version']})",
+        title_justify="left", header_style="bold",
+    )
+    for name, justify in [("mode", "left"), ("gemm", "left"), ("E", "right"), ("N", "right"), ("K", "right"),
+                          ("M", "right"), ("config", "left"), ("time ms", "right"), ("TF/s", "right"), ("slowdown", "right")]:
+        table.add_column(name, justify=justify, no_wrap=name == "config")
+    for e in doc["entries"]:
+        for M, c in e["configs_by_M"].items():
+            table.add_row(e["mode"], e["gemm"] or "–", str(e["E"]), str(e["N"]), str(e["K"]), M, c["config"],
+                          _fmt(c["triton_time_ms"], ".4f"), _fmt(c["tflops"], ".1f"), _fmt(c["slowdown"], ".2f") + "×")
+    return table
+
+
+def compare_table(rows: pd.DataFrame, title: str) -> Table:
+    """Matched rows of gemmtune.compare: time in A, time in B, ratio B/A (red when B is slower)."""
+    table = Table(title=title, title_justify="left", header_style="bold")
+    for name, justify in [("problem", "left"), ("config", "left"), ("A ms", "right"), ("B ms", "right"), ("B/A", "right")]:
+        table.add_column(name, justify=justify, no_wrap=name == "config")
+    for _, r in rows.iterrows():
+        gemm = f"{r['gemm']} " if r.get("gemm") else ""
+        problem = f"{gemm}{r['mode']} E={r['E']} M={r['M']} N={r['N']} K={r['K']} topk={r['topk']}"
+        color = "red" if r["ratio"] > 1 else "green"
+        table.add_row(problem, str(r["config"]), _fmt(r["time_a_ms"], ".4f"), _fmt(r["time_b_ms"], ".4f"),
+                      f"[{color}]{r['ratio']:.3f}[/{color}]")
+    return table

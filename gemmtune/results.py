@@ -278,3 +278,36 @@ def write_results(sweep: SweepResults, out_dir: Path, name: str) -> tuple[Path, 
     write_parquet(df, sweep.metadata, parquet)
     write_csv(df, csv)
     return parquet, csv
+
+
+# A problem family: one grouped GEMM at every token count M (what a tuned-config table is keyed by).
+FAMILY_COLUMNS = ["mode", "gemm", "E", "N", "K", "topk", "dtype", "permute", "routing"]
+MODE_ORDER = {"fwd": 0, "dx": 1, "dw": 2}
+GEMM_ORDER = {"gate_up": 0, "down": 1}
+
+
+def ok_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows that ran correctly and have a time."""
+    return df[(df["status"] == "ok") & df["triton_time_ms"].notna()]
+
+
+def sort_problems(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Rows ordered by `by`, with modes as fwd, dx, dw and gemms as gate_up, down (not alphabetically)."""
+    def key(column: pd.Series) -> pd.Series:
+        order = {"mode": MODE_ORDER, "gemm": GEMM_ORDER}.get(column.name)
+        return column.map(lambda v: (order.get(v, len(order)), str(v))) if order else column
+
+    return df.sort_values(by, key=key, kind="stable").reset_index(drop=True)
+
+
+def best_per_problem(df: pd.DataFrame) -> pd.DataFrame:
+    """The fastest ok row of each problem (family × M), ordered by mode, gemm, shape and M.
+
+    Raises ResultsError when no row ran correctly.
+    """
+    ok = ok_rows(df)
+    if ok.empty:
+        raise ResultsError("no config ran correctly (no row has status 'ok' and a time)")
+    keys = [c for c in FAMILY_COLUMNS + ["M"] if c in ok.columns]
+    best = ok.loc[ok.groupby(keys, sort=False, dropna=False)["triton_time_ms"].idxmin()]
+    return sort_problems(best, keys)

@@ -23,6 +23,18 @@ from gemmtune.routing import Routing, sort_by_expert
 
 E, M, TOPK = 4, 24, 2
 
+pytestmark = pytest.mark.filterwarnings("ignore:Conversion of an array with ndim > 0:DeprecationWarning")
+
+
+def blocks(m: int, n: int, k: int, **knobs) -> dict:
+    """Config knobs: BLOCK_SIZE_M/N/K and any other field."""
+    return dict(BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, **knobs)
+
+
+TMA_DX = dict(use_tma_load_dy=True, use_tma_load_w=True, use_tma_store=True)
+TMA_LOADS_DW = dict(use_tma_load_x=True, use_tma_load_dy=True)
+TMA_DW = dict(**TMA_LOADS_DW, use_tma_store=True)
+
 
 def _routing(kind: str) -> Routing:
     """Hand-made topk_ids (M, topk) with empty experts and ragged sizes."""
@@ -55,24 +67,25 @@ def _check(out: torch.Tensor, problem: Problem, inputs: Inputs) -> None:
 DX_CASES = [
     # (N, K, dtype, permute, routing, config)
     # plain, N tail (40 % 16), empty middle expert, ragged partial M tiles
-    pytest.param(40, 48, "fp32", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16), id="plain-Ntail"),
+    pytest.param(40, 48, "fp32", "none", "empty_middle", blocks(16, 16, 16), id="plain-Ntail"),
     # K tail (40 % 32) on the store, EVEN_N (48 % 16): no N mask
-    pytest.param(48, 40, "fp32", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=32), id="Ktail-evenN"),
+    pytest.param(48, 40, "fp32", "none", "empty_middle", blocks(16, 16, 32), id="Ktail-evenN"),
     # permute_x: dX scattered to token·topk order on store
-    pytest.param(40, 48, "fp32", "x", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=32, BLOCK_SIZE_K=16), id="permute_x"),
+    pytest.param(40, 48, "fp32", "x", "empty_middle", blocks(16, 32, 16), id="permute_x"),
     # permute_y: dY gathered through gather_indices on load, bf16
-    pytest.param(40, 48, "bf16", "y", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=32), id="permute_y-bf16"),
+    pytest.param(40, 48, "bf16", "y", "empty_middle", blocks(16, 16, 32), id="permute_y-bf16"),
     # BLOCK_SIZE_M 32 > expert 3's 10 rows, GROUP_SIZE_M 2 swizzle, flatten, empty first and last expert
-    pytest.param(40, 40, "bf16", "none", "empty_ends", dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, GROUP_SIZE_M=2, flatten=True), id="bigM-group2-ends"),
+    pytest.param(40, 40, "bf16", "none", "empty_ends", blocks(32, 16, 16, GROUP_SIZE_M=2, flatten=True),
+        id="bigM-group2-ends"),
     # every TMA flag, N tail: W blocks past row N read expert e+1, meeting zero-filled dY columns;
     # partial M tiles go through the masked store, full ones through TMA
-    pytest.param(40, 48, "bf16", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=32, use_tma_load_dy=True, use_tma_load_w=True, use_tma_store=True), id="tma-all-bf16"),
+    pytest.param(40, 48, "bf16", "none", "empty_middle", blocks(16, 16, 32, **TMA_DX), id="tma-all-bf16"),
     # TMA on fp32, K tail clipped by the TMA store
-    pytest.param(40, 40, "fp32", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, use_tma_load_dy=True, use_tma_load_w=True, use_tma_store=True), id="tma-all-fp32-Ktail"),
+    pytest.param(40, 40, "fp32", "none", "empty_middle", blocks(16, 32, 32, **TMA_DX), id="tma-all-fp32-Ktail"),
     # TMA W with gathered dY (masked: columns past N are 0)
-    pytest.param(40, 48, "fp32", "y", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, use_tma_load_w=True), id="tma-w-permute_y"),
+    pytest.param(40, 48, "fp32", "y", "empty_middle", blocks(16, 16, 16, use_tma_load_w=True), id="tma-w-permute_y"),
     # TMA dY (sorted) with dX scattered on store
-    pytest.param(40, 48, "bf16", "x", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, use_tma_load_dy=True), id="tma-dy-permute_x"),
+    pytest.param(40, 48, "bf16", "x", "empty_middle", blocks(16, 16, 16, use_tma_load_dy=True), id="tma-dy-permute_x"),
 ]
 
 
@@ -89,23 +102,25 @@ def test_dx_matches_reference(N, K, dtype, permute, routing, knobs):
 DW_CASES = [
     # (N, K, dtype, permute, routing, config)
     # plain, N tail, SPLIT_M 1 (direct store), empty middle expert must be written as zeros
-    pytest.param(40, 48, "fp32", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16), id="plain-split1"),
+    pytest.param(40, 48, "fp32", "none", "empty_middle", blocks(16, 16, 16), id="plain-split1"),
     # permute_x: X gathered through gather_indices // topk, K tail (40 % 32), SPLIT_M 2 atomics into out
-    pytest.param(48, 40, "fp32", "x", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=32, SPLIT_M=2), id="permute_x-split2"),
+    pytest.param(48, 40, "fp32", "x", "empty_middle", blocks(16, 16, 32, SPLIT_M=2), id="permute_x-split2"),
     # permute_y: dY gathered through gather_indices, bf16, SPLIT_M 2 through the fp32 scratch buffer
-    pytest.param(40, 48, "bf16", "y", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=32, BLOCK_SIZE_K=16, SPLIT_M=2), id="permute_y-bf16-split2"),
+    pytest.param(40, 48, "bf16", "y", "empty_middle", blocks(16, 32, 16, SPLIT_M=2), id="permute_y-bf16-split2"),
     # bf16 direct store, N and K tails, GROUP_SIZE_M 2 swizzle over (N, K) tiles, flatten
-    pytest.param(40, 40, "bf16", "x", "empty_ends", dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, GROUP_SIZE_M=2, flatten=True), id="bf16-tails-group2-ends"),
+    pytest.param(40, 40, "bf16", "x", "empty_ends", blocks(32, 16, 16, GROUP_SIZE_M=2, flatten=True),
+        id="bf16-tails-group2-ends"),
     # SPLIT_M 3 > M blocks of small experts: splits with no rows add nothing
-    pytest.param(40, 48, "fp32", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=32, SPLIT_M=3), id="split3"),
+    pytest.param(40, 48, "fp32", "none", "empty_middle", blocks(16, 16, 32, SPLIT_M=3), id="split3"),
     # every TMA flag, bf16, N and K tails: TMA rows past the expert's end are zeroed; (E, N, K) store
-    pytest.param(40, 40, "bf16", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=32, use_tma_load_x=True, use_tma_load_dy=True, use_tma_store=True), id="tma-all-bf16"),
+    pytest.param(40, 40, "bf16", "none", "empty_middle", blocks(16, 16, 32, **TMA_DW), id="tma-all-bf16"),
     # TMA loads, fp32, SPLIT_M 2
-    pytest.param(40, 48, "fp32", "none", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, use_tma_load_x=True, use_tma_load_dy=True, SPLIT_M=2), id="tma-loads-fp32-split2"),
+    pytest.param(40, 48, "fp32", "none", "empty_middle", blocks(16, 16, 16, **TMA_LOADS_DW, SPLIT_M=2),
+        id="tma-loads-fp32-split2"),
     # TMA X (past the expert's end: next expert's rows) with gathered, masked dY
-    pytest.param(40, 48, "fp32", "y", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, use_tma_load_x=True), id="tma-x-permute_y"),
+    pytest.param(40, 48, "fp32", "y", "empty_middle", blocks(16, 16, 16, use_tma_load_x=True), id="tma-x-permute_y"),
     # TMA dY (rows past the expert's end zeroed by tl.where) with gathered X
-    pytest.param(40, 48, "bf16", "x", "empty_middle", dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, use_tma_load_dy=True), id="tma-dy-permute_x"),
+    pytest.param(40, 48, "bf16", "x", "empty_middle", blocks(16, 16, 16, use_tma_load_dy=True), id="tma-dy-permute_x"),
 ]
 
 
@@ -145,7 +160,9 @@ def test_dx_dw_allocate_output():
 def test_dx_rejects_bad_flags(knobs, match):
     _, inputs = _setup("dx", 40, 48, "fp32", "none", "empty_middle")
     with pytest.raises(ValueError, match=match):
-        grouped_gemm_dX(inputs.dy, inputs.w, inputs.m_sizes, inputs.gather_indices, KernelConfigBackward_dX(**knobs), topk=TOPK)
+        grouped_gemm_dX(
+            inputs.dy, inputs.w, inputs.m_sizes, inputs.gather_indices, KernelConfigBackward_dX(**knobs), topk=TOPK
+        )
 
 
 def test_dx_rejects_bad_shapes():
@@ -158,7 +175,9 @@ def test_dx_rejects_bad_shapes():
     with pytest.raises(ValueError, match="m_sizes"):
         grouped_gemm_dX(inputs.dy, inputs.w, inputs.m_sizes.long(), inputs.gather_indices, config, topk=TOPK)
     with pytest.raises(ValueError, match=r"out must be \(48, 48\)"):
-        grouped_gemm_dX(inputs.dy, inputs.w, inputs.m_sizes, inputs.gather_indices, config, topk=TOPK, out=torch.empty(48, 40))
+        grouped_gemm_dX(
+            inputs.dy, inputs.w, inputs.m_sizes, inputs.gather_indices, config, topk=TOPK, out=torch.empty(48, 40)
+        )
 
 
 @pytest.mark.parametrize(
@@ -176,7 +195,9 @@ def test_dw_rejects_bad_flags(knobs, match):
     permute = "x" if knobs.get("permute_x") else "none"
     _, inputs = _setup("dw", 40, 48, "fp32", permute, "empty_middle")
     with pytest.raises(ValueError, match=match):
-        grouped_gemm_dW(inputs.x, inputs.dy, inputs.m_sizes, inputs.gather_indices, KernelConfigBackward_dW(**knobs), topk=TOPK)
+        grouped_gemm_dW(
+            inputs.x, inputs.dy, inputs.m_sizes, inputs.gather_indices, KernelConfigBackward_dW(**knobs), topk=TOPK
+        )
 
 
 def test_dw_rejects_bad_shapes():
@@ -189,7 +210,9 @@ def test_dw_rejects_bad_shapes():
     with pytest.raises(ValueError, match="share a dtype"):
         grouped_gemm_dW(inputs.x, inputs.dy.bfloat16(), inputs.m_sizes, inputs.gather_indices, config, topk=TOPK)
     with pytest.raises(ValueError, match=r"out must be \(4, 40, 48\)"):
-        grouped_gemm_dW(inputs.x, inputs.dy, inputs.m_sizes, inputs.gather_indices, config, topk=TOPK, out=torch.empty(4, 48, 40))
+        grouped_gemm_dW(
+            inputs.x, inputs.dy, inputs.m_sizes, inputs.gather_indices, config, topk=TOPK, out=torch.empty(4, 48, 40)
+        )
 
 
 @pytest.mark.parametrize("permute", ["none", "x", "y"])

@@ -41,6 +41,9 @@ class Launcher:
     def compile(self):
         """Compile without launching (inputs may live on the 'meta' device); returns Triton's compiled kernel."""
         _, self.compiled = self._launch(warmup=True)
+        if self.compiled is not None and not hasattr(self.compiled, "n_regs"):
+            # Triton fills n_regs / n_spills when it loads the module, which a warmup alone does not do.
+            self.compiled._init_handles()
         return self.compiled
 
 

@@ -32,7 +32,13 @@ def dot_flags(dtype: torch.dtype) -> dict:
 
 @functools.cache
 def num_sms(device_index: int | None = None) -> int:
-    """Streaming multiprocessors of the CUDA device; 4 programs on the interpreter (they run one by one)."""
+    """Streaming multiprocessors of the CUDA device; 4 programs on the interpreter (they run one by one).
+
+    GEMMTUNE_NUM_SMS, when set, wins: gemmtune's compile workers set it to the target GPU's SM count so they
+    build the very kernel the GPU worker will launch (NUM_SMS is a constexpr) without touching CUDA.
+    """
+    if os.environ.get("GEMMTUNE_NUM_SMS"):
+        return int(os.environ["GEMMTUNE_NUM_SMS"])
     if interpreting() or not torch.cuda.is_available():
         return 4
     return torch.cuda.get_device_properties(device_index or torch.cuda.current_device()).multi_processor_count

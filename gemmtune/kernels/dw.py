@@ -174,7 +174,8 @@ def grouped_gemm_dW(
     Shapes as in the module docstring; all tensors contiguous on one device, x and dy of one dtype.
     With SPLIT_M > 1 the output is zeroed first (and, below fp32, accumulated in an fp32 scratch buffer
     then copied into it): two extra torch ops around the launch.
-    Raises ValueError on a shape, dtype or flag mismatch, with the offending value in the message.
+    Raises ValueError on a shape, dtype or flag mismatch, or a TMA operand that is not 16-byte aligned,
+    with the offending value in the message.
     """
     if m_sizes.dim() != 1:
         raise ValueError(f"m_sizes must be (E,) int32, got {tuple(m_sizes.shape)} {m_sizes.dtype}")
@@ -204,15 +205,20 @@ def grouped_gemm_dW(
         raise ValueError(f"SPLIT_M must be a positive int, got {config.SPLIT_M!r}")
     if config.use_tma_store and config.SPLIT_M > 1:
         raise ValueError(f"use_tma_store needs SPLIT_M = 1 (partial sums are added atomically), got {config.SPLIT_M}")
-    if out is not None and (out.shape != (E, N, K) or out.dtype != x.dtype):
-        raise ValueError(f"out must be ({E}, {N}, {K}) {x.dtype}, got {tuple(out.shape)} {out.dtype}")
+    if out is not None and (out.shape != (E, N, K) or out.dtype != x.dtype or not out.is_contiguous()):
+        raise ValueError(f"out must be ({E}, {N}, {K}) {x.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     x, dy = x.contiguous(), dy.contiguous()
     dw = out if out is not None else torch.empty((E, N, K), dtype=x.dtype, device=x.device)
     if config.SPLIT_M > 1:
         acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)
     else:
         acc = dw
-    for name, flag, t in (("x", config.use_tma_load_x, x), ("dy", config.use_tma_load_dy, dy), ("dw", config.use_tma_store, dw)):
+    tma_operands = (
+        ("x", config.use_tma_load_x, x),
+        ("dy", config.use_tma_load_dy, dy),
+        ("dw", config.use_tma_store, dw),
+    )
+    for name, flag, t in tma_operands:
         if flag:
             check_tma_operand(name, t)
     if config.uses_tma:

@@ -145,7 +145,8 @@ def grouped_gemm_dX(
     """Launch the dX kernel; returns (dx, compiled kernel or None on the interpreter).
 
     Shapes as in the module docstring; all tensors contiguous on one device, dy and w of one dtype.
-    Raises ValueError on a shape, dtype or flag mismatch, with the offending value in the message.
+    Raises ValueError on a shape, dtype or flag mismatch, or a TMA operand that is not 16-byte aligned,
+    with the offending value in the message.
     """
     E, N, K = w.shape
     rows = gather_indices.shape[0]
@@ -164,11 +165,16 @@ def grouped_gemm_dX(
         raise ValueError("use_tma_load_dy cannot load a gathered dY (permute_y)")
     if config.use_tma_store and config.permute_x:
         raise ValueError("use_tma_store cannot store a scattered dX (permute_x)")
-    if out is not None and (out.shape != (rows, K) or out.dtype != dy.dtype):
-        raise ValueError(f"out must be ({rows}, {K}) {dy.dtype}, got {tuple(out.shape)} {out.dtype}")
+    if out is not None and (out.shape != (rows, K) or out.dtype != dy.dtype or not out.is_contiguous()):
+        raise ValueError(f"out must be ({rows}, {K}) {dy.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     dy, w = dy.contiguous(), w.contiguous()
     dx = out if out is not None else torch.empty((rows, K), dtype=dy.dtype, device=dy.device)
-    for name, flag, t in (("dy", config.use_tma_load_dy, dy), ("w", config.use_tma_load_w, w), ("dx", config.use_tma_store, dx)):
+    tma_operands = (
+        ("dy", config.use_tma_load_dy, dy),
+        ("w", config.use_tma_load_w, w),
+        ("dx", config.use_tma_store, dx),
+    )
+    for name, flag, t in tma_operands:
         if flag:
             check_tma_operand(name, t)
     if config.uses_tma:

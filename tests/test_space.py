@@ -1,0 +1,176 @@
+"""Enumeration of config spaces, TOML loading, and every pruning rule."""
+
+import pytest
+
+from gemmtune.config import KernelConfigBackward_dW, KernelConfigBackward_dX, KernelConfigForward, parse_modes
+from gemmtune.device import PRESETS, preset
+from gemmtune.problem import Problem
+from gemmtune.pruning import accumulator_registers, mode_rule, prune, shared_memory_bytes
+from gemmtune.space import SearchSpace, SpaceError, enumerate_configs, get_kernel_configs, load_space
+
+H100 = PRESETS["h100"]
+QWEN_UP = Problem("fwd", 128, 4096, 1536, 2048, 8, permute="x")
+
+
+def test_enumeration_is_the_product_of_the_value_lists():
+    space = SearchSpace("t", {"BLOCK_SIZE_M": [64, 128], "num_warps": [4, 8], "num_stages": [3, 4, 5]})
+    configs = enumerate_configs(space, QWEN_UP)
+    assert len(configs) == 12 == space.size("fwd")
+    assert len(set(configs)) == 12
+    assert all(c.permute_x and not c.permute_y for c in configs)  # the permutation is the problem's
+
+
+def test_knobs_of_other_modes_are_ignored():
+    space = SearchSpace("t", {"use_tma_load_dy": [False, True], "SPLIT_M": [1, 2], "use_tma_load_x": [False, True]})
+    fwd = enumerate_configs(space, QWEN_UP)
+    dw = enumerate_configs(space, Problem("dw", 8, 64, 64, 64, 2))
+    assert len(fwd) == 2 and all(type(c) is KernelConfigForward for c in fwd)
+    assert len(dw) == 8 and all(type(c) is KernelConfigBackward_dW for c in dw)
+
+
+@pytest.mark.parametrize("name", ["default", "quick", "exhaustive"])
+def test_shipped_spaces_load(name):
+    space = load_space(name)
+    assert space.values["BLOCK_SIZE_M"]
+    assert space.size("fwd") > 1
+
+
+def test_default_space_matches_its_definition():
+    space = load_space("default")
+    assert space.values["BLOCK_SIZE_M"] == [64, 128]
+    assert space.values["BLOCK_SIZE_N"] == [64, 128, 256]
+    assert space.values["BLOCK_SIZE_K"] == [64, 128, 256]
+    assert space.values["num_warps"] == [4, 8]
+    assert space.values["num_stages"] == [3, 4, 5]
+
+
+@pytest.mark.parametrize(
+    "toml, message",
+    [
+        ("BLOCK_SIZE_M = [64", "not valid TOML"),
+        ("BLOCK_SZ = [64]", "unknown knob"),
+        ("permute_x = [true]", "set by the problem"),
+        ("BLOCK_SIZE_M = []", "empty value list"),
+        ("BLOCK_SIZE_M = [0]", "positive whole numbers"),
+        ("use_tma_load_w = [1]", "true/false"),
+    ],
+)
+def test_bad_space_files_are_refused(tmp_path, toml, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(toml)
+    with pytest.raises(SpaceError, match=message):
+        load_space(path)
+
+
+def test_unknown_space_name():
+    with pytest.raises(SpaceError, match="unknown space 'nope'"):
+        load_space("nope")
+
+
+def test_overrides_replace_value_lists():
+    space = load_space("default").with_overrides({"BLOCK_SIZE_M": [32], "num_warps": [2, 4]})
+    assert space.values["BLOCK_SIZE_M"] == [32] and space.values["num_warps"] == [2, 4]
+
+
+# --- pruning rules -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "config, fragment",
+    [
+        (KernelConfigForward(permute_x=True, use_tma_load_x=True), "use_tma_load_x with permute_x"),
+        (KernelConfigForward(permute_y=True, use_tma_store=True), "use_tma_store with permute_y"),
+        (KernelConfigForward(permute_x=True, permute_y=True), "cannot both"),
+        (KernelConfigForward(fuse_mul_post=True), "needs permute_y"),
+        (KernelConfigBackward_dX(permute_y=True, fuse_mul_post=True), "only exists in the forward"),
+        (KernelConfigBackward_dX(permute_y=True, use_tma_load_dy=True), "use_tma_load_dy with permute_y"),
+        (KernelConfigBackward_dX(permute_x=True, use_tma_store=True), "use_tma_store with permute_x"),
+        (KernelConfigBackward_dW(permute_y=True, use_tma_load_dy=True), "use_tma_load_dy with permute_y"),
+        (KernelConfigBackward_dW(permute_x=True, use_tma_load_x=True), "use_tma_load_x with permute_x"),
+    ],
+)
+def test_mode_rule_prunes_invalid_combinations(config, fragment):
+    assert fragment in mode_rule(config)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        KernelConfigForward(permute_x=True, use_tma_load_w=True),  # W is never gathered
+        KernelConfigForward(permute_y=True, fuse_mul_post=True, use_tma_load_x=True),
+        KernelConfigBackward_dX(permute_x=True, use_tma_load_dy=True, use_tma_load_w=True),
+        KernelConfigBackward_dW(permute_y=True, use_tma_load_x=True),
+    ],
+)
+def test_mode_rule_keeps_valid_combinations(config):
+    assert mode_rule(config) is None
+
+
+def _first_rule(config, problem=QWEN_UP, device=H100):
+    kept, pruned = prune([config], problem, device)
+    return pruned[0].rule if pruned else None
+
+
+def test_shared_memory_formula_matches_the_measured_case():
+    # 128×128×128 bf16 at 4 stages: 4·(128·128 + 128·128)·2 B (measured OutOfResources on the H200).
+    config = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=128, num_stages=4)
+    assert shared_memory_bytes(config, 2) == 262_144
+    assert _first_rule(config) == "shared_memory"
+    assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=128, num_stages=3)) is None
+
+
+def test_shared_memory_uses_each_modes_operand_tiles():
+    dx = KernelConfigBackward_dX(BLOCK_SIZE_M=64, BLOCK_SIZE_N=32, BLOCK_SIZE_K=128, num_stages=2)
+    dw = KernelConfigBackward_dW(BLOCK_SIZE_M=64, BLOCK_SIZE_N=32, BLOCK_SIZE_K=128, num_stages=2)
+    assert shared_memory_bytes(dx, 2) == 2 * (64 * 32 + 32 * 128) * 2  # dY (M×N) and W (N×K)
+    assert shared_memory_bytes(dw, 2) == 2 * (64 * 32 + 64 * 128) * 2  # dY (M×N) and X (M×K)
+
+
+def test_smaller_gpus_prune_more():
+    config = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, num_stages=4)  # 128 KiB
+    assert _first_rule(config, device=preset("h100")) is None
+    assert _first_rule(config, device=preset("rtx4090")) == "shared_memory"
+
+
+def test_register_rule():
+    config = KernelConfigForward(BLOCK_SIZE_M=256, BLOCK_SIZE_N=256, BLOCK_SIZE_K=16, num_warps=4, num_stages=1)
+    assert accumulator_registers(config) == 512
+    assert _first_rule(config, Problem("fwd", 8, 4096, 4096, 4096, 2)) == "registers"
+    # 256·256 / (32·8) = 256: one over the limit even with 8 warps; 256·128 / (32·8) = 128 fits.
+    big = Problem("fwd", 8, 4096, 4096, 4096, 2)
+    assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=256, BLOCK_SIZE_N=256, BLOCK_SIZE_K=16, num_warps=8, num_stages=1), big) == "registers"
+    assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=256, BLOCK_SIZE_N=128, BLOCK_SIZE_K=16, num_warps=8, num_stages=1), big) is None
+
+
+def test_tma_needs_hopper_and_aligned_rows():
+    config = KernelConfigForward(use_tma_load_w=True)
+    assert _first_rule(config, device=preset("a100")) == "device"
+    assert _first_rule(config, Problem("fwd", 8, 64, 128, 100, 2)) == "tma_alignment"  # 100·2 B rows
+    assert _first_rule(config, Problem("fwd", 8, 64, 128, 2880, 2)) is None  # 5760 B rows
+
+
+def test_problem_size_rule():
+    small = Problem("fwd", 4, 16, 40, 48, 2)  # 32 rows, N 40 → 64, K 48 → 64
+    assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=64), small) == "problem_size"
+    assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=32, BLOCK_SIZE_N=64, BLOCK_SIZE_K=64), small) is None
+
+
+def test_get_kernel_configs_keeps_a_reason_for_every_pruned_config():
+    pruned = get_kernel_configs(QWEN_UP, H100, "default")
+    assert pruned.total == load_space("default").size("fwd")
+    assert pruned.kept and pruned.pruned
+    assert all(p.reason for p in pruned.pruned)
+    assert sum(pruned.counts_by_rule().values()) == len(pruned.pruned)
+    # permute_x: half the space asks TMA to load a gathered X
+    assert pruned.counts_by_rule()["mode"] == pruned.total // 2
+    assert all(shared_memory_bytes(c, 2) <= H100.SIZE_SMEM for c in pruned.kept)
+
+
+@pytest.mark.parametrize("text, modes", [("fwd", ["fwd"]), ("dX", ["dx"]), ("fwd,dx,dW", ["fwd", "dx", "dw"]), ("DW,dw", ["dw"])])
+def test_parse_modes(text, modes):
+    assert parse_modes(text) == modes
+
+
+def test_parse_modes_refuses_unknown():
+    with pytest.raises(ValueError, match="unknown mode 'bwd'"):
+        parse_modes("fwd,bwd")
