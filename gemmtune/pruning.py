@@ -88,8 +88,8 @@ def mode_rule(config: KernelConfig) -> str | None:
     for flag, permutation in gathered:
         if getattr(config, flag) and getattr(config, permutation):
             return f"{flag} with {permutation}: TMA moves whole tiles and cannot gather or scatter rows"
-    if config.mode == "dw" and config.use_tma_store:
-        return "dW stores each (N, K) tile with tl.store (fp32 atomics when split): no TMA store"
+    if config.mode == "dw" and config.use_tma_store and config.SPLIT_M > 1:
+        return "dW with SPLIT_M > 1 adds partial sums with fp32 atomics: no TMA store"
     return None
 
 
@@ -104,7 +104,7 @@ def device_rule(config: KernelConfig, device: DeviceProperties) -> str | None:
 TMA_ROW_LENGTH = {
     "fwd": {"use_tma_load_x": "K", "use_tma_load_w": "K", "use_tma_store": "N"},
     "dx": {"use_tma_load_dy": "N", "use_tma_load_w": "K", "use_tma_store": "K"},
-    "dw": {"use_tma_load_dy": "N", "use_tma_load_x": "K"},
+    "dw": {"use_tma_load_dy": "N", "use_tma_load_x": "K", "use_tma_store": "K"},
 }
 
 

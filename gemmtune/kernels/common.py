@@ -66,6 +66,15 @@ def check_routing(m_sizes: torch.Tensor, gather_indices: torch.Tensor, E: int, r
         raise ValueError(f"gather_indices must be ({rows},) int32, got {tuple(gather_indices.shape)} {gather_indices.dtype}")
 
 
+def check_tma_operand(name: str, t: torch.Tensor) -> None:
+    """TMA needs a 16-byte aligned base and row stride. Raises ValueError with the offending values."""
+    if t.data_ptr() % 16 or any(s * t.element_size() % 16 for s in t.stride()[:-1]):
+        raise ValueError(
+            f"TMA on {name} needs a 16-byte aligned base and row strides, got strides {t.stride()} "
+            f"of {t.element_size()}-byte elements"
+        )
+
+
 @triton.jit
 def expert_tiles(m_sizes_ptr, NUM_EXPERTS: tl.constexpr, E_PAD: tl.constexpr, BLOCK_SIZE_M: tl.constexpr, tiles_per_m_block):
     """Per-expert vectors over E_PAD lanes: (lane ids, m_sizes, row_end, tiles, tile_end) and the tile total.

@@ -23,6 +23,7 @@ import triton.language as tl
 from gemmtune.config import KernelConfigBackward_dW
 from gemmtune.kernels.common import (
     check_routing,
+    check_tma_operand,
     dot_flags,
     e_pad,
     ensure_tma_allocator,
@@ -151,15 +152,6 @@ def grouped_gemm_dW_kernel(
                 tl.atomic_add(dw_ptrs, acc, mask=store_mask, sem="relaxed")
 
 
-def check_tma_operand(name: str, t: torch.Tensor) -> None:
-    """TMA needs a 16-byte aligned base and row stride. Raises ValueError with the offending values."""
-    if t.data_ptr() % 16 or any(s * t.element_size() % 16 for s in t.stride()[:-1]):
-        raise ValueError(
-            f"TMA on {name} needs a 16-byte aligned base and row strides, got strides {t.stride()} "
-            f"of {t.element_size()}-byte elements"
-        )
-
-
 def grouped_gemm_dW(
     x: torch.Tensor,
     dy: torch.Tensor,
@@ -168,9 +160,11 @@ def grouped_gemm_dW(
     config: KernelConfigBackward_dW,
     topk: int = 1,
     out: torch.Tensor | None = None,
+    warmup: bool = False,
 ):
     """Launch the dW kernel; returns (dw, compiled kernel or None on the interpreter).
 
+    warmup=True compiles without launching (tensors may then live on the 'meta' device).
     Shapes as in the module docstring; all tensors contiguous on one device, x and dy of one dtype.
     With SPLIT_M > 1 the output is zeroed first (and, below fp32, accumulated in an fp32 scratch buffer
     then copied into it): two extra torch ops around the launch.
@@ -225,7 +219,9 @@ def grouped_gemm_dW(
         ensure_tma_allocator(x.device)
     sms = num_sms()
     tiles = E * config.SPLIT_M * triton.cdiv(N, config.BLOCK_SIZE_N) * triton.cdiv(K, config.BLOCK_SIZE_K)
-    compiled = grouped_gemm_dW_kernel[(max(1, min(sms, tiles)),)](
+    grid = (max(1, min(sms, tiles)),)
+    kernel = grouped_gemm_dW_kernel.warmup if warmup else grouped_gemm_dW_kernel[grid]
+    compiled = kernel(
         x,
         dy,
         acc,
@@ -252,7 +248,8 @@ def grouped_gemm_dW(
         num_warps=config.num_warps,
         num_stages=config.num_stages,
         **dot_flags(x.dtype),
+        **({"grid": grid} if warmup else {}),
     )
-    if acc is not dw:
+    if acc is not dw and not warmup:
         dw.copy_(acc)
     return dw, compiled

@@ -17,6 +17,7 @@ import triton.language as tl
 from gemmtune.config import KernelConfigBackward_dX
 from gemmtune.kernels.common import (
     check_routing,
+    check_tma_operand,
     dot_flags,
     e_pad,
     ensure_tma_allocator,
@@ -25,7 +26,6 @@ from gemmtune.kernels.common import (
     num_sms,
     swizzle_tile,
 )
-from gemmtune.kernels.dw import check_tma_operand
 
 
 @triton.jit
@@ -141,6 +141,7 @@ def grouped_gemm_dX(
     config: KernelConfigBackward_dX,
     topk: int = 1,
     out: torch.Tensor | None = None,
+    warmup: bool = False,
 ):
     """Launch the dX kernel; returns (dx, compiled kernel or None on the interpreter).
 
@@ -181,7 +182,9 @@ def grouped_gemm_dX(
         ensure_tma_allocator(dy.device)
     sms = num_sms()
     max_tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(K, config.BLOCK_SIZE_K)
-    compiled = grouped_gemm_dX_kernel[(max(1, min(sms, max_tiles)),)](
+    grid = (max(1, min(sms, max_tiles)),)
+    kernel = grouped_gemm_dX_kernel.warmup if warmup else grouped_gemm_dX_kernel[grid]
+    compiled = kernel(
         dy,
         w,
         dx,
@@ -207,5 +210,6 @@ def grouped_gemm_dX(
         num_warps=config.num_warps,
         num_stages=config.num_stages,
         **dot_flags(dy.dtype),
+        **({"grid": grid} if warmup else {}),
     )
     return dx, compiled

@@ -124,11 +124,12 @@ def grouped_gemm_forward_kernel(
         y_ptrs = y_ptr + dst.to(tl.int64)[:, None] * N + offs_n[None, :]
         store_mask = row_mask[:, None] & n_mask[None, :]
         if USE_TMA_STORE:
-            # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA.
-            if (pid_m + 1) * BLOCK_SIZE_M <= m_size:
+            # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA, the
+            # last one by a masked store. (No if/else: Triton 3.6 cannot flatten loops around one.)
+            full_tile = (pid_m + 1) * BLOCK_SIZE_M <= m_size
+            if full_tile:
                 y_desc.store([row_start + pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N], y)
-            else:
-                tl.store(y_ptrs, y, mask=store_mask)
+            tl.store(y_ptrs, y, mask=store_mask & ~full_tile)
         else:
             tl.store(y_ptrs, y, mask=store_mask)
 
