@@ -56,7 +56,7 @@ def compile_one(args):
 
 
 def smem_calibration(problems, out: Path) -> None:
-    space = load_space("default").with_overrides({"num_stages": [2, 3, 4, 5], "use_tma_store": [False, True]})
+    space = load_space("default").with_overrides({"use_tma_store": [False, True]})
     jobs = [(p, c) for p in problems for c in enumerate_configs(space, p)]
     t0 = time.time()
     rows = []
@@ -129,8 +129,11 @@ def timing(problems, configs_per_mode) -> pd.DataFrame:
         inputs = make_inputs(p, "cuda")
         ref = reference(p, inputs)
         base = {name: time_callable(fn).median_ms for name, fn in baselines(p, inputs).items()}
+        cls = config_class(p.mode)
         for knobs in configs_per_mode:
-            config = config_class(p.mode)(permute_x=p.permute_x, permute_y=p.permute_y, **knobs)
+            if not set(knobs) <= set(cls.field_names()):
+                continue
+            config = cls(permute_x=p.permute_x, permute_y=p.permute_y, **knobs)
             try:
                 launcher = Launcher(p, inputs, config)
                 checked = check_output(launcher, launcher.out, ref, p.dtype)
@@ -170,8 +173,8 @@ def main():
             dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, num_warps=4, num_stages=4),
             dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, num_warps=8, num_stages=4, use_tma_load_w=True),
         ]
-        mixtral = [Problem("fwd", 8, 4096, 28672, 4096, 2, permute="x", gemm="gate_up")]
-        timing([p for p in qwen if p.mode == "fwd"] + mixtral, knobs).to_csv(args.out / "timing.csv", index=False)
+        mixtral = [Problem(m, 8, 4096, 28672, 4096, 2, permute="x", gemm="gate_up") for m in modes]
+        timing(qwen + mixtral, knobs).to_csv(args.out / "timing.csv", index=False)
 
 
 if __name__ == "__main__":
