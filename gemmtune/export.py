@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import operator
 import os
 import threading
 from dataclasses import dataclass
@@ -217,8 +218,13 @@ def lookup(
     when given (None matches any). Raises TunedConfigNotFound (a LookupError) naming what was asked and what
     the file has when no entry matches or several do; TunedFileError for a missing or malformed file.
     """
-    if not (isinstance(M, int) and M > 0):
+    try:
+        tokens = operator.index(M)  # Python or numpy integers; not floats
+    except TypeError:
+        tokens = 0
+    if isinstance(M, bool) or tokens <= 0:
         raise ValueError(f"M must be a positive whole number of tokens, got {M!r}")
+    M = tokens
     entries = load_tuned(path)
     asked = {"mode": mode, "gemm": gemm, "E": E, "N": N, "K": K, "topk": topk, "dtype": dtype, "permute": permute,
              "routing": routing}

@@ -267,32 +267,30 @@ def _family_matrix(family, rows, family_best, measure, tolerance, on_measure) ->
     winners = {m: str(best_row[m]["config"]) for m in tokens}
 
     # What the file says about each config at each M: a time, a failure, or nothing (pruned or not run).
-    recorded: dict[tuple[str, int], float] = {}
-    for _, r in rows[rows["M"].isin(tokens)].iterrows():
-        key = (str(r["config"]), int(r["M"]))
-        if r["status"] == "ok" and not _missing(r["triton_time_ms"]):
-            recorded[key] = min(recorded.get(key, math.inf), float(r["triton_time_ms"]))
-        elif r["status"] in FAILED_STATUSES:
-            recorded.setdefault(key, math.inf)
-    configs: dict[str, KernelConfig] = {}
-    for _, r in rows.drop_duplicates("config").iterrows():
-        configs[str(r["config"])] = _config_of(r)
+    rows = rows[rows["M"].isin(tokens)]
+    configs = {str(r["config"]): _config_of(r) for _, r in rows.drop_duplicates("config").iterrows()}
+    failed = rows[rows["status"].isin(FAILED_STATUSES)]
+    recorded: dict[tuple[str, int], float] = {(str(c), int(m)): math.inf for c, m in zip(failed["config"], failed["M"])}
+    times = ok_rows(rows).groupby(["config", "M"])["triton_time_ms"].min()
+    recorded.update({(str(c), int(m)): float(t) for (c, m), t in times.items()})
 
     everywhere = [c for c in configs if all(math.isfinite(recorded.get((c, m), math.inf)) for m in tokens)]
     candidates = list(dict.fromkeys([winners[m] for m in tokens] + everywhere))
 
-    ratios = pd.DataFrame(math.nan, index=pd.Index(candidates, name="config"), columns=tokens, dtype=float)
-    sources = pd.DataFrame("unknown", index=ratios.index, columns=tokens, dtype=object)
+    ratio_rows, source_rows = [], []
     pending: dict[int, list[str]] = {}
     for c in candidates:
+        ratio_rows.append([])
+        source_rows.append([])
         for m in tokens:
             t = recorded.get((c, m))
             if t is None:
                 pending.setdefault(m, []).append(c)
-            elif math.isinf(t):
-                ratios.at[c, m], sources.at[c, m] = math.inf, "failed"
-            else:
-                ratios.at[c, m], sources.at[c, m] = t / best_ms[m], "recorded"
+            ratio_rows[-1].append(math.nan if t is None else t / best_ms[m])
+            source_rows[-1].append("unknown" if t is None else "failed" if math.isinf(t) else "recorded")
+    index = pd.Index(candidates, name="config")
+    ratios = pd.DataFrame(ratio_rows, index=index, columns=tokens, dtype=float)
+    sources = pd.DataFrame(source_rows, index=index, columns=tokens, dtype=object)
 
     if measure is not None:
         for m in sorted(pending):

@@ -101,9 +101,8 @@ def grouped_gemm_dW_kernel(
         n_mask = offs_n < N
         offs_k = pid_k * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
         k_mask = offs_k < K
-        # Columns past N or K read column 0 instead: they land only in elements of dW the store drops.
-        dy_cols = tl.where(n_mask, offs_n, 0)
-        x_cols = tl.where(k_mask, offs_k, 0)
+        # Columns past N or K are masked, not clamped: a clamped index hides the contiguity of the rows
+        # from the compiler, which then loads one element at a time (measured 20x slower on the H200).
 
         acc = tl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), dtype=tl.float32)
         for m_block in range(m_block_start, m_block_end):
@@ -122,8 +121,8 @@ def grouped_gemm_dW_kernel(
                     dy_row = pairs
                 else:
                     dy_row = rows
-                dy_ptrs = dy_ptr + dy_row.to(tl.int64)[:, None] * N + dy_cols[None, :]
-                dy = tl.load(dy_ptrs, mask=row_mask[:, None], other=0.0)
+                dy_ptrs = dy_ptr + dy_row.to(tl.int64)[:, None] * N + offs_n[None, :]
+                dy = tl.load(dy_ptrs, mask=row_mask[:, None] & n_mask[None, :], other=0.0)
             if USE_TMA_LOAD_X:
                 x = x_desc.load([row_start + m_block * BLOCK_SIZE_M, pid_k * BLOCK_SIZE_K])
             else:
@@ -131,8 +130,8 @@ def grouped_gemm_dW_kernel(
                     x_row = pairs // TOPK
                 else:
                     x_row = rows
-                x_ptrs = x_ptr + x_row.to(tl.int64)[:, None] * K + x_cols[None, :]
-                x = tl.load(x_ptrs, mask=row_mask[:, None], other=0.0)
+                x_ptrs = x_ptr + x_row.to(tl.int64)[:, None] * K + offs_k[None, :]
+                x = tl.load(x_ptrs, mask=row_mask[:, None] & k_mask[None, :], other=0.0)
             if DOT_FP32:
                 dy = dy.to(tl.float32)
                 x = x.to(tl.float32)
