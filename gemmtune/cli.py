@@ -101,6 +101,19 @@ def default_name(problems) -> str:
     return f"{modes}_E{p.E}_M{p.M}_N{p.N}_K{p.K}_topk{p.topk}_perm-{p.permute}_{p.dtype}"
 
 
+ENGINE_PANEL = "Engine"
+
+
+class EngineKind(str, Enum):
+    parallel = "parallel"
+    serial = "serial"
+
+
+class TimingMethod(str, Enum):
+    do_bench = "do_bench"
+    cudagraph = "cudagraph"
+
+
 @app.command()
 def sweep(
     mode: Annotated[str, typer.Option("--mode", help="fwd, dx, dw, or a comma list (fwd,dx,dw).", rich_help_panel=PROBLEM_PANEL)] = "fwd",
@@ -126,6 +139,13 @@ def sweep(
     top: Annotated[int, typer.Option("--top", min=1, help="Rows of the ranked table per problem.", rich_help_panel=OUTPUT_PANEL)] = 10,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the space, what each rule pruned, and what would run; run nothing.", rich_help_panel=OUTPUT_PANEL)] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.", rich_help_panel=OUTPUT_PANEL)] = False,
+    engine: Annotated[EngineKind, typer.Option("--engine", help="parallel: compile in a process pool, time in one isolated worker per GPU, journal every result; serial: compile and time each config in turn in this process.", rich_help_panel=ENGINE_PANEL)] = EngineKind.parallel,
+    gpus: Annotated[Optional[str], typer.Option("--gpus", help="GPU indices to time on, one worker each, e.g. 0,1 (default: all visible; one CPU worker on the interpreter).", rich_help_panel=ENGINE_PANEL)] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="Compile processes (default: one per CPU core).", rich_help_panel=ENGINE_PANEL)] = None,
+    config_timeout: Annotated[float, typer.Option("--config-timeout", min=0.001, help="Seconds one config may take to compile, or to check and screen, before it is marked timeout and its worker is replaced.", rich_help_panel=ENGINE_PANEL)] = 60.0,
+    retime_top: Annotated[int, typer.Option("--retime-top", min=0, help="Re-time the k fastest configs per problem, interleaved, with more repetitions (0: screen only).", rich_help_panel=ENGINE_PANEL)] = 10,
+    timing: Annotated[TimingMethod, typer.Option("--timing", help="do_bench: L2 flushed before each launch; cudagraph: do_bench_cudagraph, for small launch-bound problems.", rich_help_panel=ENGINE_PANEL)] = TimingMethod.do_bench,
+    resume: Annotated[Optional[bool], typer.Option("--resume/--no-resume", help="Pick up <name>.journal.jsonl and run only what it lacks (default: when it exists and matches); --no-resume starts over, keeping the old journal as .old.", rich_help_panel=ENGINE_PANEL)] = None,
 ):
     """Enumerate, prune, run, check, time and rank the configs of one grouped GEMM; write Parquet + CSV."""
     from gemmtune.config import parse_modes
@@ -151,6 +171,12 @@ def sweep(
             _overrides(block_m=block_m, block_n=block_n, block_k=block_k, group_m=group_m,
                        num_warps=num_warps, num_stages=num_stages, split_m=split_m)
         )
+        from gemmtune.engine import EngineOptions, parse_gpus
+
+        options = EngineOptions(
+            gpus=parse_gpus(gpus) if gpus else None, workers=workers, config_timeout_s=config_timeout,
+            retime_top=retime_top, timing=timing.value, resume=resume,
+        )
         backend = "planning" if dry_run else select_backend()
         device = resolve_device(gpu if gpu or backend != "interpreter" else "h100")
         plan = plan_sweep(problems, search_space, device)
@@ -171,20 +197,46 @@ def sweep(
             f"[yellow]No CUDA GPU: running on the Triton CPU interpreter, pruning against the {device.name} preset; "
             "times are interpreter wall-clock, not GPU speed.[/yellow]"
         )
-    _run_and_write(plan, backend, out, name or default_name(problems), top, quiet)
+    _run_and_write(plan, backend, out, name or default_name(problems), top, quiet, engine.value, options)
 
 
-def _run_and_write(plan, backend: str, out: Path, name: str, top: int, quiet: bool) -> None:
+def _run_and_write(plan, backend: str, out: Path, name: str, top: int, quiet: bool, engine: str = "serial", options=None) -> None:
     from gemmtune import report
     from gemmtune.progress import SweepProgress
     from gemmtune.results import write_results
     from gemmtune.sweep import run_sweep
 
-    with SweepProgress(plan.to_run, console, disable=quiet) as progress:
-        results = run_sweep(plan, backend, on_result=progress.update)
+    if engine == "serial":
+        with SweepProgress(plan.to_run, console, disable=quiet) as progress:
+            results = run_sweep(plan, backend, on_result=progress.update)
+    else:
+        results = _run_engine(plan, backend, out, name, quiet, options)
     parquet, csv = write_results(results, out, name)
     _print_results(results.to_dataframe(), top)
     console.print(f"wrote {parquet} and {csv}")
+
+
+def _run_engine(plan, backend: str, out: Path, name: str, quiet: bool, options):
+    """The parallel engine with a progress bar; Ctrl-C exits 130 and a journal of another sweep exits 2."""
+    from gemmtune.engine import EngineError, SweepInterrupted, journal_path, run_engine
+    from gemmtune.progress import SweepProgress
+
+    journal = journal_path(out, name)
+    try:
+        with user_errors(), SweepProgress(plan.to_run, console, disable=quiet) as progress:
+            results = run_engine(plan, backend, journal, options, progress)
+    except SweepInterrupted as exc:
+        err_console.print(
+            f"[yellow]interrupted:[/yellow] {exc.done} of {exc.total} configs finished and kept in {exc.journal}; "
+            "run the same command again to resume.", highlight=False,
+        )
+        raise typer.Exit(130) from None
+    except EngineError as exc:
+        err_console.print(f"[red]error:[/red] {exc} (finished configs are kept in {journal})", highlight=False)
+        raise typer.Exit(1) from None
+    if results.metadata.get("resumed_configs"):
+        console.print(f"{results.metadata['resumed_configs']} of {plan.to_run} configs taken from {journal}", highlight=False)
+    return results
 
 
 def _print_results(df, top: int) -> None:

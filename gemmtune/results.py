@@ -31,6 +31,8 @@ MEASURE_COLUMNS = [
     "triton_time_ms",
     "triton_p20_ms",
     "triton_p80_ms",
+    "spread",
+    "timing_stage",
     "torch_time_ms",
     "torch_baseline",
     "torch_loop_ms",
@@ -49,6 +51,8 @@ UNITS = {
     "triton_time_ms": "ms",
     "triton_p20_ms": "ms",
     "triton_p80_ms": "ms",
+    "spread": "(p75 - p25) / median of the re-timed samples (interquartile range over median; top-k rows only)",
+    "timing_stage": "screen: one short timing; retime: re-timed among the top k, interleaved (see timing_stages)",
     "torch_time_ms": "ms",
     "torch_loop_ms": "ms",
     "torch_grouped_mm_ms": "ms",
@@ -87,6 +91,8 @@ class KernelResult:
     n_spills: int | None = None
     shared_mem_bytes: int | None = None
     predicted_shared_mem_bytes: int | None = None
+    spread: float | None = None
+    timing_stage: str | None = None
 
     @property
     def torch_baseline(self) -> str | None:
@@ -120,6 +126,8 @@ class KernelResult:
             triton_time_ms=self.triton_time_ms,
             triton_p20_ms=self.triton_p20_ms,
             triton_p80_ms=self.triton_p80_ms,
+            spread=self.spread,
+            timing_stage=self.timing_stage,
             torch_time_ms=self.torch_time_ms,
             torch_baseline=self.torch_baseline,
             torch_loop_ms=self.baseline_ms.get("torch_loop"),
@@ -160,6 +168,8 @@ class KernelResult:
             _int_or_none(clean.get("n_spills")),
             _int_or_none(clean.get("shared_mem_bytes")),
             _int_or_none(clean.get("predicted_shared_mem_bytes")),
+            clean.get("spread"),
+            clean.get("timing_stage"),
         )
 
 

@@ -86,11 +86,13 @@ class Timing:
 TIMING_METHODS = {
     "do_bench": "triton.testing.do_bench median (p20/p80), L2 flushed before each run, warmup 25 ms, rep 100 ms",
     "interpreter": "wall clock of one call on the Triton CPU interpreter after one warm-up call (not GPU speed)",
+    "cudagraph": "triton.testing.do_bench_cudagraph median (p20/p80) of 10 replays of a CUDA graph of back-to-back "
+    "launches, rep 100 ms (no launch overhead, L2 not flushed: for small, launch-bound problems)",
 }
 
 
 def time_callable(fn: Callable[[], object], method: str = "do_bench", warmup_ms: int = 25, rep_ms: int = 100) -> Timing:
-    """Time `fn` by `method` (see TIMING_METHODS)."""
+    """Time `fn` by `method` (see TIMING_METHODS); warmup_ms and rep_ms are do_bench's budgets in milliseconds."""
     if method == "interpreter":
         fn()
         start = time.perf_counter()
@@ -99,8 +101,23 @@ def time_callable(fn: Callable[[], object], method: str = "do_bench", warmup_ms:
         return Timing(ms, ms, ms)
     import triton.testing
 
+    if method == "cudagraph":
+        median, p20, p80 = triton.testing.do_bench_cudagraph(fn, rep=rep_ms, quantiles=[0.5, 0.2, 0.8])
+        return Timing(median, p20, p80)
     median, p20, p80 = triton.testing.do_bench(fn, warmup=warmup_ms, rep=rep_ms, quantiles=[0.5, 0.2, 0.8])
     return Timing(median, p20, p80)
+
+
+def time_samples(fn: Callable[[], object], method: str = "do_bench", warmup_ms: int = 25, rep_ms: int = 100) -> list[float]:
+    """Every sample of one timing of `fn`, in milliseconds: do_bench's per-launch times (L2 flushed before each),
+    do_bench_cudagraph's 10 per-replay means, or one interpreter wall-clock time."""
+    if method == "interpreter":
+        return [time_callable(fn, method).median_ms]
+    import triton.testing
+
+    if method == "cudagraph":
+        return list(triton.testing.do_bench_cudagraph(fn, rep=rep_ms, return_mode="all"))
+    return list(triton.testing.do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="all"))
 
 
 @dataclass
@@ -137,10 +154,13 @@ def run_config(
     ref: torch.Tensor,
     baseline_ms: dict[str, float],
     timing: str = "do_bench",
+    warmup_ms: int = 25,
+    rep_ms: int = 100,
 ):
     """Compile, launch, check and (if correct) time one config on one problem's inputs.
 
-    Never raises for a failure of the config itself: the KernelResult carries its status and error.
+    timing, warmup_ms, rep_ms: as for time_callable. Never raises for a failure of the config itself: the
+    KernelResult carries its status and error.
     """
     from gemmtune.kernels import Launcher
     from gemmtune.pruning import shared_memory_bytes
@@ -159,7 +179,7 @@ def run_config(
         _record_resources(result, launcher.compiled)
         result.status, result.error, result.rel_err = checked.status, checked.error, checked.rel_err
         if checked.status == "ok":
-            t = time_callable(launcher, timing)
+            t = time_callable(launcher, timing, warmup_ms, rep_ms)
             result.triton_time_ms, result.triton_p20_ms, result.triton_p80_ms = t.median_ms, t.p20_ms, t.p80_ms
     if ctx.status != "ok":
         result.status, result.error = ctx.status, ctx.error

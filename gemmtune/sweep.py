@@ -166,4 +166,6 @@ def run_sweep(
 
     for planned in plan.problems:
         run_problem_serial(planned.problem, planned.space.kept, device, timing, collect)
-    return SweepResults(results + plan.pruned_results(), environment_metadata(plan, backend, timing))
+    meta = environment_metadata(plan, backend, timing)
+    meta["engine"] = "serial"
+    return SweepResults(results + plan.pruned_results(), meta)

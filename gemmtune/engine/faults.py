@@ -6,9 +6,8 @@ GEMMTUNE_FAULTS holds a JSON object from a config's string (KernelConfig.to_stri
 
 GPU-worker faults (on 'run'): "kill" (the process dies: SIGKILL), "hang" (sleeps forever), "raise" (the config
 raises RuntimeError), "sticky" (raises a CUDA illegal-address error, which the worker treats as sticky),
-"sleep:S" (waits S seconds, then runs normally). Compile-worker faults: the same names with the prefix
-"compile-" ("compile-kill", "compile-hang", "compile-raise"). Read only inside worker processes; unset in
-normal use.
+"sleep:S" (waits S seconds, then runs normally). Compile-worker faults: "compile-kill", "compile-hang",
+"compile-raise" (a Triton CompilationError). Read only inside worker processes; unset in normal use.
 """
 
 from __future__ import annotations
@@ -38,6 +37,10 @@ def inject(config_string: str, stage: str = "run") -> None:
     elif fault == "hang":
         while True:
             time.sleep(3600)
+    elif fault == "raise" and stage == "compile":
+        from triton.compiler.errors import CompilationError
+
+        raise CompilationError(None, None, f"injected compile error ({ENV}) for {config_string}")
     elif fault == "raise":
         raise RuntimeError(f"injected fault ({ENV}) for {config_string}")
     elif fault == "sticky":

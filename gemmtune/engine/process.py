@@ -92,6 +92,20 @@ def _environ(overrides: dict[str, str | None]):
                     os.environ[key] = value
 
 
+@contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while a child starts: an ignored signal stays ignored across exec, so a Ctrl-C at the
+    terminal (sent to the whole process group) reaches only the parent, even while the child imports torch."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class WorkerProcess:
     """The parent's handle on one spawned worker: send a request, read the reply, kill, restart.
 
@@ -115,7 +129,7 @@ class WorkerProcess:
         process = _SPAWN.Process(
             target=serve, args=(child, self.body_cls, self.body_kwargs, os.getpid()), name=self.name, daemon=True
         )
-        with _environ(self.env):
+        with _environ(self.env), _sigint_ignored():
             process.start()
         child.close()
         self.process, self.conn = process, parent

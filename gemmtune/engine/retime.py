@@ -1,0 +1,108 @@
+"""Two-stage timing: a short screen of every config, then the top k re-timed interleaved.
+
+Screen: each config once, by a short do_bench (or do_bench_cudagraph), in the GPU worker right after its
+correctness check. Re-time: the k fastest `ok` configs of a problem, on one GPU, in `rounds` rounds; each
+round times every config once (do_bench with the L2 cache flushed before every launch), in an order rotated
+by one per round, so that clock and thermal drift spread over all of them instead of favouring whichever ran
+first. A config's samples of all rounds give its median, p20/p80 and spread = IQR / median.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+# Budgets in milliseconds (do_bench's warmup and rep) for each stage, and the re-time rounds.
+SCREEN = {"warmup_ms": 5, "rep_ms": 20}
+RETIME = {"rounds": 5, "warmup_ms": 10, "rep_ms": 50}
+# do_bench_cudagraph replays a whole graph 10 times per call: smaller budgets buy the same sample count.
+SCREEN_CUDAGRAPH = {"warmup_ms": 0, "rep_ms": 5}
+RETIME_CUDAGRAPH = {"rounds": 5, "warmup_ms": 0, "rep_ms": 20}
+
+
+# The interpreter's "timing" is one wall-clock call; three rounds give a median and a spread.
+RETIME_INTERPRETER = {"rounds": 3, "warmup_ms": 0, "rep_ms": 0}
+
+
+def stage_budgets(timing: str) -> tuple[dict, dict]:
+    """(screen, retime) budgets for a timing method."""
+    if timing == "cudagraph":
+        return SCREEN_CUDAGRAPH, RETIME_CUDAGRAPH
+    if timing == "interpreter":
+        return SCREEN, RETIME_INTERPRETER
+    return SCREEN, RETIME
+
+
+def describe(timing: str, top: int) -> dict:
+    """The two stages in words, for the results metadata."""
+    screen, retime = stage_budgets(timing)
+
+    def bench(budget: dict) -> str:
+        if timing == "interpreter":
+            return "Triton-interpreter wall clock of one call after a warm-up call"
+        if timing == "cudagraph":
+            return f"triton.testing.do_bench_cudagraph, rep {budget['rep_ms']} ms"
+        return f"triton.testing.do_bench (L2 flushed before each launch), warmup {budget['warmup_ms']} ms, rep {budget['rep_ms']} ms"
+
+    return {
+        "screen": f"every config: {bench(screen)}; median, p20, p80",
+        "retime": (
+            f"top {top} ok configs per problem, on one worker, {retime['rounds']} interleaved rounds (order rotated "
+            f"each round) of {bench(retime)}; median, p20, p80 of all samples" if top > 0 else "none (--retime-top 0)"
+        ),
+        "spread": "(p75 - p25) / median of the re-timed samples",
+    }
+
+
+def quantile(sorted_values: list[float], q: float) -> float:
+    """Linear-interpolated quantile q in [0, 1] of already sorted values (numpy's default method)."""
+    if not sorted_values:
+        return math.nan
+    pos = q * (len(sorted_values) - 1)
+    low = math.floor(pos)
+    high = min(low + 1, len(sorted_values) - 1)
+    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (pos - low)
+
+
+def summarize(samples: list[float]) -> dict:
+    """median_ms, p20_ms, p80_ms, spread (IQR / median) and the sample count of `samples` (milliseconds)."""
+    values = sorted(samples)
+    median = quantile(values, 0.5)
+    iqr = quantile(values, 0.75) - quantile(values, 0.25)
+    return {
+        "median_ms": median,
+        "p20_ms": quantile(values, 0.2),
+        "p80_ms": quantile(values, 0.8),
+        "spread": iqr / median if median else math.nan,
+        "samples": len(values),
+    }
+
+
+def retime_interleaved(
+    launchers: list[Callable[[], object]], method: str, rounds: int, warmup_ms: int, rep_ms: int
+) -> list[dict]:
+    """Time each launcher in `rounds` interleaved rounds; a summary dict per launcher, or {"error": ...}.
+
+    A launcher that raises keeps its error and is left out of later rounds; the others go on.
+    """
+    from gemmtune.runner import classify, time_samples
+
+    samples: list[list[float]] = [[] for _ in launchers]
+    errors: dict[int, str] = {}
+    n = len(launchers)
+    for r in range(rounds):
+        for j in range(n):
+            i = (j + r) % n
+            if i in errors:
+                continue
+            try:
+                samples[i].extend(time_samples(launchers[i], method, warmup_ms, rep_ms))
+            except Exception as exc:  # noqa: BLE001  (the config's error, reported per config)
+                errors[i] = classify(exc)[1]
+    return [{"error": errors[i]} if i in errors else summarize(samples[i]) for i in range(n)]
+
+
+def top_k(rows: list[dict], k: int) -> list[dict]:
+    """The k fastest rows with status ok and a time (rows as KernelResult.to_dict()), fastest first."""
+    ok = [r for r in rows if r.get("status") == "ok" and r.get("triton_time_ms") is not None]
+    return sorted(ok, key=lambda r: r["triton_time_ms"])[: max(k, 0)]

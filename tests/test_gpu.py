@@ -1,0 +1,88 @@
+"""GPU-only checks (marked `gpu`, skipped without CUDA): run them on the H200 with `pytest -m gpu`.
+
+- Shared memory: for every config of the default space that pruning keeps, Triton's reported shared
+  memory after compiling is at most the predicted amount, so no config reaching the GPU fails with
+  OutOfResources; for fwd the prediction is exact.
+- Correctness at real sizes: DeepSeek-V3's gate_up weight has 256·4096·7168 = 7.5e9 elements (64-bit
+  offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
+"""
+
+import concurrent.futures as cf
+import multiprocessing as mp
+
+import pytest
+import torch
+
+from gemmtune.config import config_class
+from gemmtune.device import active_device
+from gemmtune.kernels import Launcher
+from gemmtune.problem import Inputs, Problem, make_inputs
+from gemmtune.pruning import shared_memory_bytes
+from gemmtune.reference import TOLERANCE, reference
+from gemmtune.runner import check_output
+from gemmtune.space import get_kernel_configs
+
+pytestmark = pytest.mark.gpu
+
+QWEN = [
+    Problem("fwd", 128, 4096, 1536, 2048, 8, permute="x"),
+    Problem("fwd", 128, 4096, 2048, 768, 8, permute="y"),
+    Problem("dx", 128, 4096, 1536, 2048, 8, permute="x"),
+    Problem("dx", 128, 4096, 2048, 768, 8, permute="y"),
+    Problem("dw", 128, 4096, 1536, 2048, 8, permute="x"),
+    Problem("dw", 128, 4096, 2048, 768, 8, permute="y"),
+]
+
+
+def meta_inputs(problem: Problem) -> Inputs:
+    rows, x_rows, dt = problem.rows, (problem.M if problem.permute_x else problem.rows), problem.torch_dtype
+    empty = lambda *shape, dtype=dt: torch.empty(*shape, dtype=dtype, device="meta")  # noqa: E731
+    return Inputs(
+        m_sizes=empty(problem.E, dtype=torch.int32),
+        gather_indices=empty(rows, dtype=torch.int32),
+        x=empty(x_rows, problem.K) if problem.mode != "dx" else None,
+        w=empty(problem.E, problem.N, problem.K) if problem.mode != "dw" else None,
+        dy=empty(rows, problem.N) if problem.mode != "fwd" else None,
+        topk_weights=empty(rows) if problem.mode == "fwd" else None,
+    )
+
+
+def reported_shared_memory(job):
+    problem, config = job
+    return Launcher(problem, meta_inputs(problem), config).compile().metadata.shared
+
+
+@pytest.mark.parametrize("problem", QWEN, ids=lambda p: f"{p.mode}-permute_{p.permute}")
+def test_predicted_shared_memory_bounds_what_triton_reports(problem):
+    configs = get_kernel_configs(problem, active_device(), "default").kept
+    jobs = [(problem, c) for c in configs]
+    with cf.ProcessPoolExecutor(16, mp_context=mp.get_context("spawn")) as pool:
+        reported = list(pool.map(reported_shared_memory, jobs, chunksize=4))
+    predicted = [shared_memory_bytes(c, problem.element_size) for c in configs]
+    under = [(c.to_string(), p, r) for c, p, r in zip(configs, predicted, reported) if r > p]
+    assert not under, under[:5]
+    assert all(r <= active_device().SIZE_SMEM for r in reported)
+    if problem.mode == "fwd":
+        assert predicted == reported
+
+
+CORRECTNESS = [
+    Problem("fwd", 256, 4096, 4096, 7168, 8, permute="x"),  # DeepSeek-V3 gate_up: W past 2^31 elements
+    Problem("dx", 256, 4096, 4096, 7168, 8, permute="x"),
+    Problem("dw", 256, 1024, 4096, 7168, 8, permute="x"),  # dW (E, N, K) past 2^31 elements
+    Problem("fwd", 32, 512, 5760, 2880, 4, permute="x"),  # gpt-oss: K = 2880
+    Problem("dx", 32, 512, 2880, 2880, 4, permute="y"),
+    Problem("dw", 32, 512, 2880, 2880, 4, permute="y"),
+    Problem("fwd", 64, 16, 192, 160, 2, routing="zipf:1.5"),  # many empty experts
+]
+
+
+@pytest.mark.parametrize("problem", CORRECTNESS, ids=lambda p: p.describe())
+@pytest.mark.parametrize("block_k", [64, 128])
+def test_real_sizes_are_correct(problem, block_k):
+    inputs = make_inputs(problem, "cuda")
+    config = config_class(problem.mode)(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=block_k, num_warps=8,
+                                        num_stages=3, permute_x=problem.permute_x, permute_y=problem.permute_y)
+    launcher = Launcher(problem, inputs, config)
+    checked = check_output(launcher, launcher.out, reference(problem, inputs), problem.dtype)
+    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
