@@ -6,7 +6,9 @@ import math
 
 import pandas as pd
 from rich.table import Table
+from rich.text import Text  # config names hold brackets (tma[w]) that rich markup would eat
 
+from gemmtune.results import rank, ranked_ok
 from gemmtune.runner import FAILED
 
 PROBLEM_KEYS = ["mode", "gemm", "E", "M", "N", "K", "topk", "permute", "routing"]
@@ -29,13 +31,13 @@ def problem_title(row) -> str:
 def problems(df: pd.DataFrame):
     """(title, rows) per problem in the table, in first-appearance order."""
     keys = [k for k in PROBLEM_KEYS if k in df.columns]
-    for _, group in df.groupby(keys, sort=False, dropna=False):
+    for _, group in rank(df).groupby(keys, sort=False, dropna=False):
         yield problem_title(group.iloc[0]), group
 
 
 def ranked_table(rows: pd.DataFrame, title: str, top: int | None = 10) -> Table:
     """The fastest `ok` rows first (by triton time), as a rich Table of at most `top` rows."""
-    ok = rows[rows["status"] == "ok"].sort_values("triton_time_ms", kind="stable")
+    ok = ranked_ok(rows)
     if top:
         ok = ok.head(top)
     table = Table(title=title, title_justify="left", header_style="bold")
@@ -47,7 +49,7 @@ def ranked_table(rows: pd.DataFrame, title: str, top: int | None = 10) -> Table:
         smem = r.get("shared_mem_bytes")
         table.add_row(
             str(rank),
-            str(r["config"]),
+            Text(str(r["config"])),
             _fmt(r["triton_time_ms"], ".4f"),
             _fmt(r["tflops"], ".1f"),
             _fmt(r["speedup"], ".2f") + ("×" if pd.notna(r["speedup"]) else ""),
@@ -66,7 +68,7 @@ def summary(rows: pd.DataFrame) -> str:
     ok = rows[rows["status"] == "ok"]
     line = f"{len(rows)} configs: " + ", ".join(parts)
     if not ok.empty:
-        best = ok.loc[ok["triton_time_ms"].idxmin()]
+        best = ranked_ok(ok).iloc[0]
         line += f" | best {best['tflops']:.1f} TF/s ({best['triton_time_ms']:.4f} ms)"
         if pd.notna(best["speedup"]):
             line += f", {best['speedup']:.2f}× vs {best['torch_baseline']} ({best['torch_time_ms']:.4f} ms)"
@@ -90,7 +92,7 @@ def failures_table(rows: pd.DataFrame, limit: int = 5) -> Table | None:
     table.add_column("status")
     table.add_column("error", overflow="fold")
     for _, r in bad.head(limit).iterrows():
-        table.add_row(str(r["config"]), str(r["status"]), str(r["error"]))
+        table.add_row(Text(str(r["config"])), str(r["status"]), str(r["error"]))
     return table
 
 
@@ -144,7 +146,7 @@ def best_by_m_table(best: pd.DataFrame) -> Table:
         baseline = f"{r['torch_baseline']} {_fmt(r['torch_time_ms'], '.4f')} ms" if pd.notna(r["torch_time_ms"]) else "–"
         table.add_row(
             str(r["mode"]), str(r["gemm"] or "–"), str(r["E"]), str(r["N"]), str(r["K"]), str(r["topk"]), str(r["M"]),
-            str(r["config"]), _fmt(r["triton_time_ms"], ".4f"), _fmt(r["tflops"], ".1f"),
+            Text(str(r["config"])), _fmt(r["triton_time_ms"], ".4f"), _fmt(r["tflops"], ".1f"),
             _fmt(r["speedup"], ".2f") + ("×" if pd.notna(r["speedup"]) else ""), baseline,
         )
     return table
@@ -216,6 +218,6 @@ def compare_table(rows: pd.DataFrame, title: str) -> Table:
         gemm = f"{r['gemm']} " if r.get("gemm") else ""
         problem = f"{gemm}{r['mode']} E={r['E']} M={r['M']} N={r['N']} K={r['K']} topk={r['topk']}"
         color = "red" if r["ratio"] > 1 else "green"
-        table.add_row(problem, str(r["config"]), _fmt(r["time_a_ms"], ".4f"), _fmt(r["time_b_ms"], ".4f"),
+        table.add_row(problem, Text(str(r["config"])), _fmt(r["time_a_ms"], ".4f"), _fmt(r["time_b_ms"], ".4f"),
                       f"[{color}]{r['ratio']:.3f}[/{color}]")
     return table
