@@ -91,14 +91,15 @@ def _overrides(**lists: Optional[str]) -> dict[str, list[int]]:
     return {names[k]: parse_int_list(v, k.replace("_", "-")) for k, v in lists.items() if v}
 
 
-def default_name(problems) -> str:
-    """A results file name from the problems: mode(s), shape, topk, permutation, dtype."""
+def default_name(problems, model: str | None = None) -> str:
+    """A results file name: the model (or the shape), mode(s), token counts, routing, dtype."""
     p = problems[0]
     modes = "-".join(dict.fromkeys(q.mode for q in problems))
-    if p.gemm:
+    routing = Path(p.routing).stem if p.routing.endswith((".pt", ".npy")) else p.routing.replace(":", "")
+    if model:
         tokens = "-".join(str(m) for m in dict.fromkeys(q.M for q in problems))
-        return f"{modes}_E{p.E}_H{p.K}_I{p.N // 2}_topk{p.topk}_M{tokens}_{p.routing.replace(':', '')}_{p.dtype}"
-    return f"{modes}_E{p.E}_M{p.M}_N{p.N}_K{p.K}_topk{p.topk}_perm-{p.permute}_{p.dtype}"
+        return f"{model}_{modes}_M{tokens}_{routing}_{p.dtype}"
+    return f"{modes}_E{p.E}_M{p.M}_N{p.N}_K{p.K}_topk{p.topk}_perm-{p.permute}_{routing}_{p.dtype}"
 
 
 ENGINE_PANEL = "Engine"
@@ -197,7 +198,7 @@ def sweep(
             f"[yellow]No CUDA GPU: running on the Triton CPU interpreter, pruning against the {device.name} preset; "
             "times are interpreter wall-clock, not GPU speed.[/yellow]"
         )
-    _run_and_write(plan, backend, out, name or default_name(problems), top, quiet, engine.value, options)
+    _run_and_write(plan, backend, out, name or default_name(problems, preset.name if model else None), top, quiet, engine.value, options)
 
 
 def _run_and_write(plan, backend: str, out: Path, name: str, top: int, quiet: bool, engine: str = "serial", options=None) -> None:
