@@ -27,7 +27,9 @@ class KernelConfig:
     store). permute_y: Y rows are scattered through gather_indices (fwd: on store; dX, dW: dY is gathered
     on load). fuse_mul_post scales each output row by its topk weight (fwd with permute_y only).
     GROUP_SIZE_M groups tiles along M so that consecutive programs share W tiles in L2.
-    flatten is passed to `tl.range(..., flatten=...)` of the persistent tile loop.
+    flatten and warp_specialize are passed to `tl.range(...)` of the persistent tile loop: flatten lets the
+    pipeliner overlap one tile's epilogue with the next tile's loads; warp_specialize splits loads and MMAs
+    into separate warp groups (Hopper and newer).
     """
 
     BLOCK_SIZE_M: int = 64
@@ -37,6 +39,7 @@ class KernelConfig:
     num_warps: int = 4
     num_stages: int = 3
     flatten: bool = False
+    warp_specialize: bool = False
     permute_x: bool = False
     permute_y: bool = False
     fuse_mul_post: bool = False
@@ -61,7 +64,7 @@ class KernelConfig:
             tma.append("store")
         if tma:
             parts.append(f"tma[{','.join(tma)}]")
-        flags = [name for name in ("flatten", "fuse_mul_post") if getattr(self, name)]
+        flags = [name for name in ("flatten", "warp_specialize", "fuse_mul_post") if getattr(self, name)]
         return " ".join(parts + flags)
 
     def to_dict(self) -> dict:

@@ -4,7 +4,7 @@ Each rule takes a config and returns the reason it is pruned, or None. A config 
 that fires, in the order of RULES; every pruned config keeps its rule and reason.
 
 - mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one).
-- device: TMA needs compute capability ≥ 9.0 (Hopper's tensor memory accelerator).
+- device: TMA and warp specialization need compute capability ≥ 9.0 (Hopper).
 - tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
   cuTensorMapEncodeTiled: globalStrides multiple of 16).
 - shared_memory: the software pipeline holds num_stages copies of both operand tiles in shared memory;
@@ -100,9 +100,11 @@ def mode_rule(config: KernelConfig) -> str | None:
 
 
 def device_rule(config: KernelConfig, device: DeviceProperties) -> str | None:
+    cc = ".".join(map(str, device.compute_capability))
     if config.uses_tma and not device.has_tma:
-        cc = ".".join(map(str, device.compute_capability))
         return f"TMA needs compute capability >= 9.0, {device.name} has {cc}"
+    if config.warp_specialize and not device.has_tma:
+        return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
     return None
 
 

@@ -58,6 +58,7 @@ def grouped_gemm_dW_kernel(
     USE_TMA_LOAD_DY: tl.constexpr,
     USE_TMA_STORE: tl.constexpr,
     FLATTEN: tl.constexpr,
+    WARP_SPECIALIZE: tl.constexpr,
     DOT_FP32: tl.constexpr,
     DOT_PRECISION: tl.constexpr,
 ):
@@ -83,7 +84,7 @@ def grouped_gemm_dW_kernel(
             dw_ptr, [NUM_EXPERTS, N, K], [N * K, K, 1], [1, BLOCK_SIZE_N, BLOCK_SIZE_K]
         )
 
-    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN):
+    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
         e = tile_id // tiles_per_expert
         local = tile_id % tiles_per_expert
         split = local // tiles_per_split
@@ -244,6 +245,7 @@ def grouped_gemm_dW(
         USE_TMA_LOAD_DY=config.use_tma_load_dy,
         USE_TMA_STORE=config.use_tma_store,
         FLATTEN=config.flatten,
+        WARP_SPECIALIZE=config.warp_specialize,
         num_warps=config.num_warps,
         num_stages=config.num_stages,
         **dot_flags(x.dtype),

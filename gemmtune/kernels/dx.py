@@ -53,6 +53,7 @@ def grouped_gemm_dX_kernel(
     EVEN_N: tl.constexpr,
     EVEN_K: tl.constexpr,
     FLATTEN: tl.constexpr,
+    WARP_SPECIALIZE: tl.constexpr,
     DOT_FP32: tl.constexpr,
     DOT_PRECISION: tl.constexpr,
 ):
@@ -72,7 +73,7 @@ def grouped_gemm_dX_kernel(
     if USE_TMA_STORE:
         dx_desc = tl.make_tensor_descriptor(dx_ptr, [total_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
 
-    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN):
+    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
         e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
         pid_m, pid_k = swizzle_tile(local, tl.cdiv(m_size, BLOCK_SIZE_M), num_k_tiles, GROUP_SIZE_M)
 
@@ -210,6 +211,7 @@ def grouped_gemm_dX(
         EVEN_N=N % config.BLOCK_SIZE_N == 0,
         EVEN_K=K % config.BLOCK_SIZE_K == 0,
         FLATTEN=config.flatten,
+        WARP_SPECIALIZE=config.warp_specialize,
         num_warps=config.num_warps,
         num_stages=config.num_stages,
         **dot_flags(dy.dtype),

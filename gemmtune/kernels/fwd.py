@@ -55,6 +55,7 @@ def grouped_gemm_forward_kernel(
     USE_TMA_STORE: tl.constexpr,
     EVEN_K: tl.constexpr,
     FLATTEN: tl.constexpr,
+    WARP_SPECIALIZE: tl.constexpr,
     DOT_FP32: tl.constexpr,
     DOT_PRECISION: tl.constexpr,
 ):
@@ -72,7 +73,7 @@ def grouped_gemm_forward_kernel(
     if USE_TMA_STORE:
         y_desc = tl.make_tensor_descriptor(y_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
 
-    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN):
+    for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
         e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
         pid_m, pid_n = swizzle_tile(local, tl.cdiv(m_size, BLOCK_SIZE_M), num_n_tiles, GROUP_SIZE_M)
 
@@ -204,6 +205,7 @@ def grouped_gemm_forward(
         USE_TMA_STORE=config.use_tma_store,
         EVEN_K=K % config.BLOCK_SIZE_K == 0,
         FLATTEN=config.flatten,
+        WARP_SPECIALIZE=config.warp_specialize,
         num_warps=config.num_warps,
         num_stages=config.num_stages,
         **dot_flags(x.dtype),
