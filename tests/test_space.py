@@ -174,3 +174,14 @@ def test_parse_modes(text, modes):
 def test_parse_modes_refuses_unknown():
     with pytest.raises(ValueError, match="unknown mode 'bwd'"):
         parse_modes("fwd,bwd")
+
+
+def test_flatten_reserves_the_epilogue_scratch():
+    # Measured on the H200 (results/h200/levers.parquet): BM128 BN256 BK64 s3 with a TMA store needs
+    # 245,784 B flattened, 213,016 B not; the estimate must cover it so the config never reaches the GPU.
+    plain = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, num_warps=8, num_stages=3,
+                                use_tma_load_w=True, use_tma_store=True)
+    flat = KernelConfigForward(**{**plain.to_dict(), "flatten": True})
+    assert shared_memory_bytes(plain, 2) == 213_016
+    assert shared_memory_bytes(flat, 2) >= 245_784
+    assert _first_rule(flat, Problem("fwd", 16, 4096, 16384, 5120, 1, permute="x")) == "shared_memory"
