@@ -119,7 +119,7 @@ def main() -> None:
     r.add_argument("--out", default="results/h200")
     r.add_argument("--models", default=",".join(MODELS))
     r.add_argument("--tokens", default="4096,16384")
-    r.add_argument("--space", default="focused")
+    r.add_argument("--space", default="benchmarks/spaces/suite.toml")
     s = sub.add_parser("summarize")
     s.add_argument("--results", default="results/h200")
     s.add_argument("--tokens", default="4096,16384")
