@@ -36,7 +36,7 @@ BEGIN, END = "<!-- suite:begin -->", "<!-- suite:end -->"
 
 def run(args) -> None:
     for model in args.models.split(","):
-        cmd = ["gemmtune", "sweep", "--model", model, "--tokens", args.tokens, "--mode", "fwd,dx,dw",
+        cmd = ["gemmtune", "sweep", "--model", model, "--tokens", args.tokens, "--mode", args.modes,
                "--space", args.space, "--retime-top", "5", "--out", args.out, "--quiet"]
         print(" ".join(cmd), flush=True)
         subprocess.run(cmd, check=False)
@@ -49,11 +49,13 @@ def roofline_tflops(problem: Problem) -> float:
 
 def summarize(args) -> pd.DataFrame:
     rows = []
-    for path in sorted(Path(args.results).glob("*_fwd-dx-dw_*uniform_bf16.parquet")):
-        model = path.name.split("_fwd-dx-dw_")[0]
+    # Every model sweep with uniform routing; where several files hold a shape and mode (a mode re-swept
+    # after a kernel change), the newest file's row wins.
+    for path in sorted(Path(args.results).glob("*_M*uniform_bf16.parquet")):
+        model = path.name.split("_")[0]
         if model not in MODELS:
             continue
-        df, _ = read_results(path)
+        df, meta = read_results(path)
         for _, best in best_per_problem(df).iterrows():
             if int(best["M"]) not in args.token_counts:
                 continue
@@ -67,8 +69,9 @@ def summarize(args) -> pd.DataFrame:
                 triton_tflops=best["tflops"], torch_loop_tflops=tf(best["torch_loop_ms"]),
                 torch_grouped_mm_tflops=tf(best["torch_grouped_mm_ms"]), speedup=best["speedup"],
                 roofline_tflops=roof, roofline_pct=100 * best["tflops"] / roof, source=path.name,
+                created_at=meta["created_at"],
             ))
-    suite = pd.DataFrame(rows)
+    suite = pd.DataFrame(rows).sort_values("created_at").drop_duplicates(["model", "gemm", "M", "mode"], keep="last")
     order = {m: i for i, m in enumerate(MODELS)}
     suite = suite.sort_values(["mode", "model", "gemm", "M"], key=lambda c: c.map(order) if c.name == "model" else
                               c.map({"fwd": 0, "dx": 1, "dw": 2}) if c.name == "mode" else
@@ -119,6 +122,7 @@ def main() -> None:
     r.add_argument("--out", default="results/h200")
     r.add_argument("--models", default=",".join(MODELS))
     r.add_argument("--tokens", default="4096,16384")
+    r.add_argument("--modes", default="fwd,dx,dw")
     r.add_argument("--space", default="benchmarks/spaces/suite.toml")
     s = sub.add_parser("summarize")
     s.add_argument("--results", default="results/h200")

@@ -74,7 +74,7 @@ def grouped_gemm_dW_kernel(
     )
     if USE_TMA_LOAD_X:
         # Rows past the expert's end read the next expert's rows (zeros past the last row): they meet
-        # rows of dY that are zeroed below, so they add nothing as long as X is finite.
+        # rows of dY that are zero (masked, or zeroed below), so they add nothing as long as X is finite.
         x_desc = tl.make_tensor_descriptor(x_ptr, [total_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
     if USE_TMA_LOAD_DY:
         dy_desc = tl.make_tensor_descriptor(dy_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
@@ -106,17 +106,26 @@ def grouped_gemm_dW_kernel(
         # from the compiler, which then loads one element at a time (measured 20x slower on the H200).
 
         acc = tl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), dtype=tl.float32)
+        if PERMUTE_X or PERMUTE_Y:
+            # The gather indices of each M block are loaded one iteration ahead: rows whose address comes
+            # from a load in the same iteration keep Triton's pipeliner to one buffer in flight.
+            offs_first = m_block_start * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+            next_pairs = tl.load(gather_indices_ptr + row_start + tl.where(offs_first < m_size, offs_first, 0))
         for m_block in range(m_block_start, m_block_end):
             offs_m = m_block * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
             row_mask = offs_m < m_size
             # Rows past the expert's end index row_start (always valid) and load as zeros.
             rows = row_start + tl.where(row_mask, offs_m, 0)
             if PERMUTE_X or PERMUTE_Y:
-                pairs = tl.load(gather_indices_ptr + rows)
+                pairs = next_pairs
+                offs_next = offs_m + BLOCK_SIZE_M
+                next_pairs = tl.load(gather_indices_ptr + row_start + tl.where(offs_next < m_size, offs_next, 0))
             if USE_TMA_LOAD_DY:
                 dy = dy_desc.load([row_start + m_block * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N])
-                # Both operands carry M: the next expert's rows must not reach the dot.
-                dy = tl.where(row_mask[:, None], dy, 0.0)
+                if USE_TMA_LOAD_X:
+                    # Both operands carry M and neither is masked: the next expert's rows must not reach
+                    # the dot. (With one masked operand its zeros suffice, and dY stays in shared memory.)
+                    dy = tl.where(row_mask[:, None], dy, 0.0)
             else:
                 if PERMUTE_Y:
                     dy_row = pairs
