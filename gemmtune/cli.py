@@ -245,7 +245,7 @@ def _print_results(df, top: int) -> None:
 
     for title, rows in report.problems(df):
         console.print(report.ranked_table(rows, title, top))
-        console.print(report.summary(rows), highlight=False)
+        console.print(report.summary(rows), highlight=False, markup=False)
         failures = report.failures_table(rows)
         if failures is not None:
             console.print(failures)
@@ -333,7 +333,7 @@ def regret(
             )
     for matrix in matrices:
         console.print(report.regret_table(matrix))
-        console.print(report.regret_summary(matrix), highlight=False)
+        console.print(report.regret_summary(matrix), highlight=False, markup=False)
     console.print("ratio = time / best time at that M; * measured now; ? not timed (pass --measure); ★ shipped")
 
 

@@ -122,12 +122,12 @@ def export_tuned(df: pd.DataFrame, metadata: dict, tolerance: float = DEFAULT_TO
 
 def export_file(results: str | Path, out: str | Path, tolerance: float = DEFAULT_TOLERANCE) -> dict:
     """Read a results file, write its tuned configs to `out` (atomically), and return the document."""
-    from gemmtune.results import _atomic_write, read_results
+    from gemmtune.results import atomic_write, read_results
 
     df, metadata = read_results(results)
     doc = export_tuned(df, metadata, tolerance, source=str(results))
     text = json.dumps(doc, indent=2) + "\n"
-    _atomic_write(Path(out), lambda tmp: Path(tmp).write_text(text))
+    atomic_write(Path(out), lambda tmp: Path(tmp).write_text(text))
     return doc
 
 

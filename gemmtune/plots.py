@@ -79,7 +79,7 @@ def heatmap(family: dict, rows: pd.DataFrame, path: Path) -> Path:
         fig.colorbar(image, ax=ax, label="TF/s")
     for ax in axes[len(tokens):]:
         ax.set_visible(False)
-    fig.suptitle(f"{family_stem(family)}: TF/s, best over the other knobs")
+    fig.suptitle(f"{family_stem(family)}\nTF/s, best over the other knobs", fontsize="medium")
     fig.savefig(path, dpi=100)
     return path
 
@@ -106,7 +106,9 @@ def tflops_vs_m(family: dict, rows: pd.DataFrame, matrix, path: Path) -> Path:
     ax.set_xticks(tokens, [str(m) for m in tokens])
     ax.set_xlabel("tokens M")
     ax.set_ylabel("TF/s")
-    ax.set_title(f"{family_stem(family)} (shipped within {matrix.tolerance:.0%} of the best)")
+    # Two lines: the family name is long, and a one-line title runs off a narrow figure.
+    ax.set_title(f"{family_stem(family)}\nshipped configs: within {matrix.tolerance:.0%} of the best at every M",
+                 fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=100)

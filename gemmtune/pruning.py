@@ -61,7 +61,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     num_stages buffers of both operand tiles (Triton's software pipeliner on Hopper keeps one buffer per
     stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
     tile when it is staged for a TMA store, one more output tile when the loop is flattened, plus one
-    8-byte mbarrier per stage when TMA loads complete on barriers. Checked against Triton 3.6's report for every config of the default space on the H200
+    8-byte mbarrier per stage when TMA loads complete on barriers, and for dW the int32 gather indices of
+    one M block. Checked against Triton 3.6's report for every config of the default space on the H200
     (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
     keeps fewer buffers for some operands.
     """
@@ -72,7 +73,9 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     staged_output = output_tile * (int(config.use_tma_store) + int(config.flatten))
     tma_loads = any(getattr(config, name) for name in config.tma_load_fields())
     barriers = MBARRIER_BYTES * config.num_stages if tma_loads else 0
-    return config.num_stages * per_stage + staged_output + barriers
+    # dW carries each M block's int32 gather indices across iterations through shared memory.
+    indices = 4 * config.BLOCK_SIZE_M if config.mode == "dw" else 0
+    return config.num_stages * per_stage + staged_output + barriers + indices
 
 
 def accumulator_registers(config: KernelConfig) -> int:

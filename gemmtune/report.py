@@ -172,7 +172,7 @@ def regret_table(matrix) -> Table:
     for name in matrix.shown():
         wins = ",".join(str(m) for m in matrix.tokens if matrix.winners[m] == name) or "–"
         cells = [_ratio_cell(matrix.ratios.at[name, m], matrix.sources.at[name, m], matrix.tolerance) for m in matrix.tokens]
-        table.add_row("★" if name in matrix.shipped else "", name, wins, *cells)
+        table.add_row("★" if name in matrix.shipped else "", Text(name), wins, *cells)
     return table
 
 
@@ -204,7 +204,7 @@ def export_table(doc: dict) -> Table:
         table.add_column(name, justify=justify, no_wrap=name == "config")
     for e in doc["entries"]:
         for M, c in e["configs_by_M"].items():
-            table.add_row(e["mode"], e["gemm"] or "–", str(e["E"]), str(e["N"]), str(e["K"]), M, c["config"],
+            table.add_row(e["mode"], e["gemm"] or "–", str(e["E"]), str(e["N"]), str(e["K"]), M, Text(c["config"]),
                           _fmt(c["triton_time_ms"], ".4f"), _fmt(c["tflops"], ".1f"), _fmt(c["slowdown"], ".2f") + "×")
     return table
 

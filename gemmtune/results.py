@@ -236,7 +236,7 @@ class SweepResults:
         write_csv(self.to_dataframe(), path)
 
 
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
     """Write through a temporary file in the same folder, then rename: a reader never sees half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -244,10 +244,17 @@ def _atomic_write(path: Path, write) -> None:
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes the file private; give it a normal file's mode
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_parquet(df: pd.DataFrame, metadata: dict, path: Path) -> None:
@@ -256,11 +263,11 @@ def write_parquet(df: pd.DataFrame, metadata: dict, path: Path) -> None:
     meta = dict(table.schema.metadata or {})
     meta[METADATA_KEY] = json.dumps({**metadata, "units": UNITS}, default=str).encode()
     table = table.replace_schema_metadata(meta)
-    _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def write_csv(df: pd.DataFrame, path: Path) -> None:
-    _atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
+    atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
 
 
 def read_results(path: str | Path) -> tuple[pd.DataFrame, dict]:

@@ -123,7 +123,7 @@ def test_shared_memory_uses_each_modes_operand_tiles():
     dx = KernelConfigBackward_dX(BLOCK_SIZE_M=64, BLOCK_SIZE_N=32, BLOCK_SIZE_K=128, num_stages=2)
     dw = KernelConfigBackward_dW(BLOCK_SIZE_M=64, BLOCK_SIZE_N=32, BLOCK_SIZE_K=128, num_stages=2)
     assert shared_memory_bytes(dx, 2) == 2 * (64 * 32 + 32 * 128) * 2  # dY (M×N) and W (N×K)
-    assert shared_memory_bytes(dw, 2) == 2 * (64 * 32 + 64 * 128) * 2  # dY (M×N) and X (M×K)
+    assert shared_memory_bytes(dw, 2) == 2 * (64 * 32 + 64 * 128) * 2 + 64 * 4  # dY (M×N), X (M×K), indices
 
 
 def test_smaller_gpus_prune_more():
