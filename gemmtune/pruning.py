@@ -101,7 +101,7 @@ def mode_rule(config: KernelConfig) -> str | None:
         if getattr(config, flag) and getattr(config, permutation):
             return f"{flag} with {permutation}: TMA moves whole tiles and cannot gather or scatter rows"
     if config.mode == "dw" and config.use_tma_store and config.SPLIT_M > 1:
-        return "dW with SPLIT_M > 1 adds partial sums with fp32 atomics: no TMA store"
+        return "use_tma_store with SPLIT_M > 1: dW adds partial sums with fp32 atomics, not a TMA store"
     return None
 
 

@@ -58,12 +58,24 @@ def e_pad(E: int) -> int:
     return triton.next_power_of_2(max(E, 2))
 
 
-def check_routing(m_sizes: torch.Tensor, gather_indices: torch.Tensor, E: int, rows: int) -> None:
-    """Shape and dtype checks on the routing tensors. Raises ValueError with the offending value."""
+def check_launch(config, m_sizes: torch.Tensor, gather_indices: torch.Tensor, E: int, rows: int, topk: int) -> None:
+    """The checks every mode's launch wrapper makes before launching.
+
+    The routing tensors' shapes and dtypes, rows a multiple of topk, and the mode's flag rules, which are
+    the pruning rules themselves (gemmtune.pruning.mode_rule: one definition of what a kernel refuses).
+    Raises ValueError with the offending value.
+    """
+    from gemmtune.pruning import mode_rule
+
     if m_sizes.shape != (E,) or m_sizes.dtype != torch.int32:
         raise ValueError(f"m_sizes must be ({E},) int32, got {tuple(m_sizes.shape)} {m_sizes.dtype}")
     if gather_indices.shape != (rows,) or gather_indices.dtype != torch.int32:
         raise ValueError(f"gather_indices must be ({rows},) int32, got {tuple(gather_indices.shape)} {gather_indices.dtype}")
+    if rows % topk:
+        raise ValueError(f"gather_indices has {rows} rows, not a multiple of topk = {topk}")
+    reason = mode_rule(config)
+    if reason:
+        raise ValueError(reason)
 
 
 def check_tma_operand(name: str, t: torch.Tensor) -> None:

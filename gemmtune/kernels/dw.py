@@ -22,7 +22,7 @@ import triton.language as tl
 
 from gemmtune.config import KernelConfigBackward_dW
 from gemmtune.kernels.common import (
-    check_routing,
+    check_launch,
     check_tma_operand,
     dot_flags,
     e_pad,
@@ -193,21 +193,9 @@ def grouped_gemm_dW(
     K = x.shape[1]
     if x.dtype != dy.dtype:
         raise ValueError(f"x and dy must share a dtype, got {x.dtype} and {dy.dtype}")
-    if rows % topk:
-        raise ValueError(f"gather_indices has {rows} rows, not a multiple of topk = {topk}")
-    check_routing(m_sizes, gather_indices, E, rows)
-    if config.permute_x and config.permute_y:
-        raise ValueError("permute_x and permute_y cannot both be set")
-    if config.fuse_mul_post:
-        raise ValueError("fuse_mul_post applies to the forward only, not to dW")
-    if config.use_tma_load_x and config.permute_x:
-        raise ValueError("use_tma_load_x cannot load a gathered X (permute_x)")
-    if config.use_tma_load_dy and config.permute_y:
-        raise ValueError("use_tma_load_dy cannot load a gathered dY (permute_y)")
     if not isinstance(config.SPLIT_M, int) or config.SPLIT_M < 1:
         raise ValueError(f"SPLIT_M must be a positive int, got {config.SPLIT_M!r}")
-    if config.use_tma_store and config.SPLIT_M > 1:
-        raise ValueError(f"use_tma_store needs SPLIT_M = 1 (partial sums are added atomically), got {config.SPLIT_M}")
+    check_launch(config, m_sizes, gather_indices, E, rows, topk)
     if out is not None and (out.shape != (E, N, K) or out.dtype != x.dtype or not out.is_contiguous()):
         raise ValueError(f"out must be ({E}, {N}, {K}) {x.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     x, dy = x.contiguous(), dy.contiguous()

@@ -16,7 +16,7 @@ import triton.language as tl
 
 from gemmtune.config import KernelConfigBackward_dX
 from gemmtune.kernels.common import (
-    check_routing,
+    check_launch,
     check_tma_operand,
     dot_flags,
     e_pad,
@@ -158,17 +158,7 @@ def grouped_gemm_dX(
         raise ValueError(f"dy must be ({rows}, {N}), got {tuple(dy.shape)}")
     if dy.dtype != w.dtype:
         raise ValueError(f"dy and w must share a dtype, got {dy.dtype} and {w.dtype}")
-    if rows % topk:
-        raise ValueError(f"gather_indices has {rows} rows, not a multiple of topk = {topk}")
-    check_routing(m_sizes, gather_indices, E, rows)
-    if config.permute_x and config.permute_y:
-        raise ValueError("permute_x and permute_y cannot both be set")
-    if config.fuse_mul_post:
-        raise ValueError("fuse_mul_post applies to the forward only, not to dX")
-    if config.use_tma_load_dy and config.permute_y:
-        raise ValueError("use_tma_load_dy cannot load a gathered dY (permute_y)")
-    if config.use_tma_store and config.permute_x:
-        raise ValueError("use_tma_store cannot store a scattered dX (permute_x)")
+    check_launch(config, m_sizes, gather_indices, E, rows, topk)
     if out is not None and (out.shape != (rows, K) or out.dtype != dy.dtype or not out.is_contiguous()):
         raise ValueError(f"out must be ({rows}, {K}) {dy.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     dy, w = dy.contiguous(), w.contiguous()

@@ -16,7 +16,7 @@ import triton.language as tl
 
 from gemmtune.config import KernelConfigForward
 from gemmtune.kernels.common import (
-    check_routing,
+    check_launch,
     dot_flags,
     e_pad,
     ensure_tma_allocator,
@@ -159,17 +159,9 @@ def grouped_gemm_forward(
         raise ValueError(f"x must be ({x_rows}, {K}) for permute_x={config.permute_x}, got {tuple(x.shape)}")
     if x.dtype != w.dtype:
         raise ValueError(f"x and w must share a dtype, got {x.dtype} and {w.dtype}")
-    if rows % topk:
-        raise ValueError(f"gather_indices has {rows} rows, not a multiple of topk = {topk}")
-    check_routing(m_sizes, gather_indices, E, rows)
-    if config.permute_x and config.permute_y:
-        raise ValueError("permute_x and permute_y cannot both be set")
-    if config.fuse_mul_post and (not config.permute_y or topk_weights is None or topk_weights.shape != (rows,)):
-        raise ValueError(f"fuse_mul_post needs permute_y and topk_weights of shape ({rows},)")
-    if config.use_tma_load_x and config.permute_x:
-        raise ValueError("use_tma_load_x cannot load a gathered X (permute_x)")
-    if config.use_tma_store and config.permute_y:
-        raise ValueError("use_tma_store cannot store a scattered Y (permute_y)")
+    check_launch(config, m_sizes, gather_indices, E, rows, topk)
+    if config.fuse_mul_post and (topk_weights is None or topk_weights.shape != (rows,)):
+        raise ValueError(f"fuse_mul_post needs topk_weights of shape ({rows},)")
     x, w = x.contiguous(), w.contiguous()
     y = out if out is not None else torch.empty((rows, N), dtype=x.dtype, device=x.device)
     if config.uses_tma:
