@@ -126,7 +126,7 @@ def sweep(
     dtype: Annotated[DType, typer.Option("--dtype", help="Input and output dtype (fp32 accumulation).", rich_help_panel=PROBLEM_PANEL)] = DType.bf16,
     routing: Annotated[str, typer.Option("--routing", help="uniform | balanced | zipf:S | FILE (.pt/.npy topk_ids or m_sizes).", rich_help_panel=PROBLEM_PANEL)] = "uniform",
     seed: Annotated[int, typer.Option("--seed", help="Seed of routing and inputs.", rich_help_panel=PROBLEM_PANEL)] = 0,
-    space: Annotated[str, typer.Option("--space", help="Space preset (quick, default, exhaustive) or a TOML file.", rich_help_panel=SPACE_PANEL)] = "default",
+    space: Annotated[str, typer.Option("--space", help="Space preset (quick, focused, default, exhaustive: configs/*.toml) or a TOML file.", rich_help_panel=SPACE_PANEL)] = "default",
     gpu: Annotated[Optional[str], typer.Option("--gpu", help="Prune against a GPU preset (h100, h200, a100, …) instead of the active GPU.", rich_help_panel=SPACE_PANEL)] = None,
     block_m: Annotated[Optional[str], typer.Option("--block-m", help="BLOCK_SIZE_M values, e.g. 64,128.", rich_help_panel=SPACE_PANEL)] = None,
     block_n: Annotated[Optional[str], typer.Option("--block-n", help="BLOCK_SIZE_N values.", rich_help_panel=SPACE_PANEL)] = None,
@@ -186,11 +186,7 @@ def sweep(
 
     if dry_run:
         console.print(report.plan_table(plan))
-        pruned: dict[str, int] = {}
-        for item in plan.problems:
-            for rule, n in item.space.counts_by_rule().items():
-                pruned[rule] = pruned.get(rule, 0) + n
-        by_rule = ", ".join(f"{rule} {n}" for rule, n in pruned.items())
+        by_rule = ", ".join(f"{rule} {n}" for rule, n in plan.counts_by_rule().items())
         console.print(f"{plan.to_run} of {plan.total} configs would run; pruned by rule: {by_rule or 'none'}.")
         return
     if backend == "interpreter":
@@ -201,7 +197,7 @@ def sweep(
     _run_and_write(plan, backend, out, name or default_name(problems, preset.name if model else None), top, quiet, engine.value, options)
 
 
-def _run_and_write(plan, backend: str, out: Path, name: str, top: int, quiet: bool, engine: str = "serial", options=None) -> None:
+def _run_and_write(plan, backend: str, out: Path, name: str, top: int, quiet: bool, engine: str, options) -> None:
     from gemmtune import report
     from gemmtune.progress import SweepProgress
     from gemmtune.results import write_results

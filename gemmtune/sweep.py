@@ -44,6 +44,14 @@ class SweepPlan:
     def total(self) -> int:
         return sum(p.space.total for p in self.problems)
 
+    def counts_by_rule(self) -> dict[str, int]:
+        """Configs pruned by each rule, over all problems."""
+        counts: dict[str, int] = {}
+        for planned in self.problems:
+            for rule, n in planned.space.counts_by_rule().items():
+                counts[rule] = counts.get(rule, 0) + n
+        return counts
+
     def pruned_results(self) -> list[KernelResult]:
         """A 'pruned' row per pruned config (error = the rule's reason), so results files show the whole space."""
         return [
