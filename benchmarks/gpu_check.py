@@ -20,30 +20,12 @@ import gemmtune  # noqa: F401  (backend first)
 from gemmtune.config import config_class
 from gemmtune.device import active_device
 from gemmtune.kernels import Launcher
-from gemmtune.problem import Inputs, Problem, make_inputs
+from gemmtune.engine.compile import meta_inputs
+from gemmtune.problem import Problem, make_inputs
 from gemmtune.pruning import MAX_REGISTERS_PER_THREAD, shared_memory_bytes
 from gemmtune.reference import baselines, reference
 from gemmtune.runner import check_output, classify, time_callable
 from gemmtune.space import enumerate_configs, load_space
-
-
-def meta_inputs(problem: Problem) -> Inputs:
-    """Inputs of the right shapes and dtypes on the 'meta' device: enough to compile, no memory used."""
-    dt = problem.torch_dtype
-    x_rows = problem.M if problem.permute_x else problem.rows
-    inputs = Inputs(
-        m_sizes=torch.empty(problem.E, dtype=torch.int32, device="meta"),
-        gather_indices=torch.empty(problem.rows, dtype=torch.int32, device="meta"),
-    )
-    if problem.mode in ("fwd", "dw"):
-        inputs.x = torch.empty(x_rows, problem.K, dtype=dt, device="meta")
-    if problem.mode in ("fwd", "dx"):
-        inputs.w = torch.empty(problem.E, problem.N, problem.K, dtype=dt, device="meta")
-    if problem.mode in ("dx", "dw"):
-        inputs.dy = torch.empty(problem.rows, problem.N, dtype=dt, device="meta")
-    if problem.mode == "fwd":
-        inputs.topk_weights = torch.empty(problem.rows, dtype=dt, device="meta")
-    return inputs
 
 
 def compile_one(args):

@@ -16,7 +16,8 @@ import torch
 from gemmtune.config import config_class
 from gemmtune.device import active_device
 from gemmtune.kernels import Launcher
-from gemmtune.problem import Inputs, Problem, make_inputs
+from gemmtune.engine.compile import meta_inputs
+from gemmtune.problem import Problem, make_inputs
 from gemmtune.pruning import shared_memory_bytes
 from gemmtune.reference import TOLERANCE, reference
 from gemmtune.runner import check_output
@@ -32,19 +33,6 @@ QWEN = [
     Problem("dw", 128, 4096, 1536, 2048, 8, permute="x"),
     Problem("dw", 128, 4096, 2048, 768, 8, permute="y"),
 ]
-
-
-def meta_inputs(problem: Problem) -> Inputs:
-    rows, x_rows, dt = problem.rows, (problem.M if problem.permute_x else problem.rows), problem.torch_dtype
-    empty = lambda *shape, dtype=dt: torch.empty(*shape, dtype=dtype, device="meta")  # noqa: E731
-    return Inputs(
-        m_sizes=empty(problem.E, dtype=torch.int32),
-        gather_indices=empty(rows, dtype=torch.int32),
-        x=empty(x_rows, problem.K) if problem.mode != "dx" else None,
-        w=empty(problem.E, problem.N, problem.K) if problem.mode != "dw" else None,
-        dy=empty(rows, problem.N) if problem.mode != "fwd" else None,
-        topk_weights=empty(rows) if problem.mode == "fwd" else None,
-    )
 
 
 def reported_shared_memory(job):

@@ -136,8 +136,7 @@ class Compiler:
         try:
             faults.inject(cfg.to_string(), "compile")
             launcher = Launcher(self.problem, self.inputs, cfg)
-            # Build only: Launcher.compile() would also load the module onto a GPU, which needs a CUDA context.
-            _, compiled = launcher._launch(warmup=True)
+            compiled = launcher.compile(load=False)  # build only: loading would need a CUDA context
         except Exception as exc:  # noqa: BLE001  (becomes a status)
             status, error = classify(exc)
             return {"status": status if status != "runtime_error" else "passthrough", "error": error}

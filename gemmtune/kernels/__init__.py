@@ -38,11 +38,14 @@ class Launcher:
         out, self.compiled = self._launch(warmup=False)
         return out
 
-    def compile(self):
-        """Compile without launching (inputs may live on the 'meta' device); returns Triton's compiled kernel."""
+    def compile(self, load: bool = True):
+        """Compile without launching (inputs may live on the 'meta' device); returns Triton's compiled kernel.
+
+        load=True also loads the module onto the current GPU, which fills in n_regs and n_spills and needs
+        a CUDA context; load=False only builds it (into Triton's cache).
+        """
         _, self.compiled = self._launch(warmup=True)
-        if self.compiled is not None and not hasattr(self.compiled, "n_regs"):
-            # Triton fills n_regs / n_spills when it loads the module, which a warmup alone does not do.
+        if load and self.compiled is not None and not hasattr(self.compiled, "n_regs"):
             self.compiled._init_handles()
         return self.compiled
 
