@@ -87,6 +87,49 @@ def check_tma_operand(name: str, t: torch.Tensor) -> None:
         )
 
 
+def prepare_tma(device: torch.device, operands) -> None:
+    """Check each TMA operand's 16-byte alignment and install the descriptor allocator if any is used.
+
+    operands: (name, used, tensor) triples. Raises ValueError for a misaligned operand that TMA would move.
+    """
+    used = [(name, tensor) for name, flag, tensor in operands if flag]
+    for name, tensor in used:
+        check_tma_operand(name, tensor)
+    if used:
+        ensure_tma_allocator(device)
+
+
+def shared_meta(config, E: int, dtype: torch.dtype) -> dict:
+    """The constexprs and launch options every mode's kernel takes, read off its config."""
+    return dict(
+        NUM_EXPERTS=E,
+        E_PAD=e_pad(E),
+        NUM_SMS=num_sms(),
+        BLOCK_SIZE_M=config.BLOCK_SIZE_M,
+        BLOCK_SIZE_N=config.BLOCK_SIZE_N,
+        BLOCK_SIZE_K=config.BLOCK_SIZE_K,
+        GROUP_SIZE_M=config.GROUP_SIZE_M,
+        PERMUTE_X=config.permute_x,
+        PERMUTE_Y=config.permute_y,
+        USE_TMA_STORE=config.use_tma_store,
+        FLATTEN=config.flatten,
+        WARP_SPECIALIZE=config.warp_specialize,
+        num_warps=config.num_warps,
+        num_stages=config.num_stages,
+        **dot_flags(dtype),
+    )
+
+
+def launch(kernel, tiles: int, warmup: bool, *args, **meta):
+    """Launch `kernel` on a persistent grid of min(NUM_SMS, tiles) programs, or only compile it (warmup).
+
+    Returns Triton's compiled kernel (None on the interpreter).
+    """
+    grid = (max(1, min(meta["NUM_SMS"], tiles)),)
+    if warmup:
+        return kernel.warmup(*args, grid=grid, **meta)
+    return kernel[grid](*args, **meta)
+
 @triton.jit
 def expert_tiles(m_sizes_ptr, NUM_EXPERTS: tl.constexpr, E_PAD: tl.constexpr, BLOCK_SIZE_M: tl.constexpr, tiles_per_m_block):
     """Per-expert vectors over E_PAD lanes: (lane ids, m_sizes, row_end, tiles, tile_end) and the tile total.

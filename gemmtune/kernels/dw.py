@@ -23,12 +23,10 @@ import triton.language as tl
 from gemmtune.config import KernelConfigBackward_dW
 from gemmtune.kernels.common import (
     check_launch,
-    check_tma_operand,
-    dot_flags,
-    e_pad,
-    ensure_tma_allocator,
     expert_tiles,
-    num_sms,
+    launch,
+    prepare_tma,
+    shared_meta,
     swizzle_tile,
 )
 
@@ -204,21 +202,12 @@ def grouped_gemm_dW(
         acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)
     else:
         acc = dw
-    tma_operands = (
-        ("x", config.use_tma_load_x, x),
-        ("dy", config.use_tma_load_dy, dy),
-        ("dw", config.use_tma_store, dw),
-    )
-    for name, flag, t in tma_operands:
-        if flag:
-            check_tma_operand(name, t)
-    if config.uses_tma:
-        ensure_tma_allocator(x.device)
-    sms = num_sms()
+    prepare_tma(x.device, (("x", config.use_tma_load_x, x), ("dy", config.use_tma_load_dy, dy), ("dw", config.use_tma_store, dw)))
     tiles = E * config.SPLIT_M * triton.cdiv(N, config.BLOCK_SIZE_N) * triton.cdiv(K, config.BLOCK_SIZE_K)
-    grid = (max(1, min(sms, tiles)),)
-    kernel = grouped_gemm_dW_kernel.warmup if warmup else grouped_gemm_dW_kernel[grid]
-    compiled = kernel(
+    compiled = launch(
+        grouped_gemm_dW_kernel,
+        tiles,
+        warmup,
         x,
         dy,
         acc,
@@ -227,26 +216,11 @@ def grouped_gemm_dW(
         rows,
         N,
         K,
-        NUM_EXPERTS=E,
-        E_PAD=e_pad(E),
         TOPK=topk,
-        NUM_SMS=sms,
-        BLOCK_SIZE_M=config.BLOCK_SIZE_M,
-        BLOCK_SIZE_N=config.BLOCK_SIZE_N,
-        BLOCK_SIZE_K=config.BLOCK_SIZE_K,
-        GROUP_SIZE_M=config.GROUP_SIZE_M,
         SPLIT_M=config.SPLIT_M,
-        PERMUTE_X=config.permute_x,
-        PERMUTE_Y=config.permute_y,
         USE_TMA_LOAD_X=config.use_tma_load_x,
         USE_TMA_LOAD_DY=config.use_tma_load_dy,
-        USE_TMA_STORE=config.use_tma_store,
-        FLATTEN=config.flatten,
-        WARP_SPECIALIZE=config.warp_specialize,
-        num_warps=config.num_warps,
-        num_stages=config.num_stages,
-        **dot_flags(x.dtype),
-        **({"grid": grid} if warmup else {}),
+        **shared_meta(config, E, x.dtype),
     )
     if acc is not dw and not warmup:
         dw.copy_(acc)

@@ -17,13 +17,11 @@ import triton.language as tl
 from gemmtune.config import KernelConfigBackward_dX
 from gemmtune.kernels.common import (
     check_launch,
-    check_tma_operand,
-    dot_flags,
-    e_pad,
-    ensure_tma_allocator,
     expert_tiles,
+    launch,
     locate_tile,
-    num_sms,
+    prepare_tma,
+    shared_meta,
     swizzle_tile,
 )
 
@@ -163,21 +161,12 @@ def grouped_gemm_dX(
         raise ValueError(f"out must be ({rows}, {K}) {dy.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     dy, w = dy.contiguous(), w.contiguous()
     dx = out if out is not None else torch.empty((rows, K), dtype=dy.dtype, device=dy.device)
-    tma_operands = (
-        ("dy", config.use_tma_load_dy, dy),
-        ("w", config.use_tma_load_w, w),
-        ("dx", config.use_tma_store, dx),
-    )
-    for name, flag, t in tma_operands:
-        if flag:
-            check_tma_operand(name, t)
-    if config.uses_tma:
-        ensure_tma_allocator(dy.device)
-    sms = num_sms()
-    max_tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(K, config.BLOCK_SIZE_K)
-    grid = (max(1, min(sms, max_tiles)),)
-    kernel = grouped_gemm_dX_kernel.warmup if warmup else grouped_gemm_dX_kernel[grid]
-    compiled = kernel(
+    prepare_tma(dy.device, (("dy", config.use_tma_load_dy, dy), ("w", config.use_tma_load_w, w), ("dx", config.use_tma_store, dx)))
+    tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(K, config.BLOCK_SIZE_K)  # an upper bound
+    compiled = launch(
+        grouped_gemm_dX_kernel,
+        tiles,
+        warmup,
         dy,
         w,
         dx,
@@ -186,25 +175,10 @@ def grouped_gemm_dX(
         rows,
         N,
         K,
-        NUM_EXPERTS=E,
-        E_PAD=e_pad(E),
-        NUM_SMS=sms,
-        BLOCK_SIZE_M=config.BLOCK_SIZE_M,
-        BLOCK_SIZE_N=config.BLOCK_SIZE_N,
-        BLOCK_SIZE_K=config.BLOCK_SIZE_K,
-        GROUP_SIZE_M=config.GROUP_SIZE_M,
-        PERMUTE_X=config.permute_x,
-        PERMUTE_Y=config.permute_y,
         USE_TMA_LOAD_DY=config.use_tma_load_dy,
         USE_TMA_LOAD_W=config.use_tma_load_w,
-        USE_TMA_STORE=config.use_tma_store,
         EVEN_N=N % config.BLOCK_SIZE_N == 0,
         EVEN_K=K % config.BLOCK_SIZE_K == 0,
-        FLATTEN=config.flatten,
-        WARP_SPECIALIZE=config.warp_specialize,
-        num_warps=config.num_warps,
-        num_stages=config.num_stages,
-        **dot_flags(dy.dtype),
-        **({"grid": grid} if warmup else {}),
+        **shared_meta(config, E, dy.dtype),
     )
     return dx, compiled

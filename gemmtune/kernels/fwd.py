@@ -17,12 +17,11 @@ import triton.language as tl
 from gemmtune.config import KernelConfigForward
 from gemmtune.kernels.common import (
     check_launch,
-    dot_flags,
-    e_pad,
-    ensure_tma_allocator,
     expert_tiles,
+    launch,
     locate_tile,
-    num_sms,
+    prepare_tma,
+    shared_meta,
     swizzle_tile,
 )
 
@@ -164,13 +163,12 @@ def grouped_gemm_forward(
         raise ValueError(f"fuse_mul_post needs topk_weights of shape ({rows},)")
     x, w = x.contiguous(), w.contiguous()
     y = out if out is not None else torch.empty((rows, N), dtype=x.dtype, device=x.device)
-    if config.uses_tma:
-        ensure_tma_allocator(x.device)
-    sms = num_sms()
-    max_tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(N, config.BLOCK_SIZE_N)
-    grid = (max(1, min(sms, max_tiles)),)
-    kernel = grouped_gemm_forward_kernel.warmup if warmup else grouped_gemm_forward_kernel[grid]
-    compiled = kernel(
+    prepare_tma(x.device, (("x", config.use_tma_load_x, x), ("w", config.use_tma_load_w, w), ("y", config.use_tma_store, y)))
+    tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(N, config.BLOCK_SIZE_N)  # an upper bound
+    compiled = launch(
+        grouped_gemm_forward_kernel,
+        tiles,
+        warmup,
         x,
         w,
         y,
@@ -181,26 +179,11 @@ def grouped_gemm_forward(
         x_rows,
         N,
         K,
-        NUM_EXPERTS=E,
-        E_PAD=e_pad(E),
         TOPK=topk,
-        NUM_SMS=sms,
-        BLOCK_SIZE_M=config.BLOCK_SIZE_M,
-        BLOCK_SIZE_N=config.BLOCK_SIZE_N,
-        BLOCK_SIZE_K=config.BLOCK_SIZE_K,
-        GROUP_SIZE_M=config.GROUP_SIZE_M,
-        PERMUTE_X=config.permute_x,
-        PERMUTE_Y=config.permute_y,
         FUSE_MUL_POST=config.fuse_mul_post,
         USE_TMA_LOAD_X=config.use_tma_load_x,
         USE_TMA_LOAD_W=config.use_tma_load_w,
-        USE_TMA_STORE=config.use_tma_store,
         EVEN_K=K % config.BLOCK_SIZE_K == 0,
-        FLATTEN=config.flatten,
-        WARP_SPECIALIZE=config.warp_specialize,
-        num_warps=config.num_warps,
-        num_stages=config.num_stages,
-        **dot_flags(x.dtype),
-        **({"grid": grid} if warmup else {}),
+        **shared_meta(config, E, x.dtype),
     )
     return y, compiled
