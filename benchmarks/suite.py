@@ -10,7 +10,7 @@ to the faster baseline, and the share of the roofline) plus a markdown table; wi
 table between `<!-- suite:begin -->` and `<!-- suite:end -->`.
 
 Roofline per shape: min(compute ceiling, bytes_moved / memory bandwidth) in TF/s, from the ceilings
-measured on this H200 (../shared/h200-anchors.md): an 8192³ bf16 torch.mm at 806 TF/s, a device copy at
+measured on the project's H200: an 8192³ bf16 torch.mm at 806 TF/s, a device copy at
 4.3 TB/s. bytes_moved is gemmtune.problem.Problem.bytes_moved (each operand read once, output written once).
 """
 
