@@ -9,10 +9,10 @@ source of those numbers. One MoE MLP layer runs two grouped GEMMs per pass:
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from gemmtune import presets
 from gemmtune.problem import Problem
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "configs" / "models"
@@ -44,7 +44,7 @@ class ModelPreset:
 
 
 def available_models() -> list[str]:
-    return sorted(p.stem for p in MODELS_DIR.glob("*.toml"))
+    return presets.names(MODELS_DIR)
 
 
 def all_presets() -> list[ModelPreset]:
@@ -57,17 +57,7 @@ def load_model(name_or_path: str | Path) -> ModelPreset:
 
     Raises ModelError for an unknown name, an unreadable file, or missing or non-positive sizes.
     """
-    path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = MODELS_DIR / f"{name_or_path}.toml"
-        if not path.is_file():
-            raise ModelError(f"unknown model {str(name_or_path)!r}: expected one of {', '.join(available_models())} or a .toml file")
-    if not path.is_file():
-        raise ModelError(f"model file {path} does not exist")
-    try:
-        data = tomllib.loads(path.read_text())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ModelError(f"model file {path} is not valid TOML: {exc}") from None
+    path, data = presets.read_toml(name_or_path, MODELS_DIR, "model", ModelError)
     sizes = {}
     for key in ("experts", "hidden_size", "intermediate_size", "topk"):
         value = data.get(key)

@@ -8,10 +8,10 @@ knobs a file leaves out keep their dataclass default. permute_x and permute_y co
 from __future__ import annotations
 
 import itertools
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gemmtune import presets
 from gemmtune.config import CONFIG_CLASSES, KernelConfig, config_class
 from gemmtune.device import DeviceProperties
 from gemmtune.problem import Problem
@@ -76,25 +76,15 @@ def _validated(values: dict, source: str) -> dict[str, list]:
 
 def available_spaces() -> list[str]:
     """Names of the spaces shipped in configs/."""
-    return sorted(p.stem for p in CONFIGS_DIR.glob("*.toml"))
+    return presets.names(CONFIGS_DIR)
 
 
 def load_space(name_or_path: str | Path) -> SearchSpace:
-    """Load a space by preset name ('default', 'quick', 'exhaustive') or from a TOML file path.
+    """Load a space by preset name ('quick', 'focused', 'default', 'exhaustive') or from a TOML file path.
 
     Raises SpaceError for an unknown name, a missing or malformed file, or unknown knobs and bad values.
     """
-    path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = CONFIGS_DIR / f"{name_or_path}.toml"
-        if not path.is_file():
-            raise SpaceError(f"unknown space {str(name_or_path)!r}: expected one of {', '.join(available_spaces())} or a .toml file")
-    if not path.is_file():
-        raise SpaceError(f"space file {path} does not exist")
-    try:
-        data = tomllib.loads(path.read_text())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SpaceError(f"space file {path} is not valid TOML: {exc}") from None
+    path, data = presets.read_toml(name_or_path, CONFIGS_DIR, "space", SpaceError)
     name = path.stem if path.parent == CONFIGS_DIR else str(path)
     return SearchSpace(name, _validated(data, name))
 
