@@ -104,8 +104,6 @@ class RegretMatrix:
         winners = list(dict.fromkeys(self.winners[m] for m in self.tokens))
         return winners + [c for c in self.shipped if c not in winners]
 
-    def covers(self, config: str, M: int) -> bool:
-        return bool(self.ratios.at[config, M] <= 1 + self.tolerance + 1e-12)
 
 
 def min_cover(ratios: pd.DataFrame, tolerance: float = DEFAULT_TOLERANCE) -> list[str]:

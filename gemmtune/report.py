@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text  # config names hold brackets (tma[w]) that rich markup would eat
 
 from gemmtune.results import rank, ranked_ok
-from gemmtune.runner import FAILED
+from gemmtune.runner import FAILED, STATUSES
 
 PROBLEM_KEYS = ["mode", "gemm", "E", "M", "N", "K", "topk", "permute", "routing"]
 
@@ -64,7 +64,7 @@ def ranked_table(rows: pd.DataFrame, title: str, top: int | None = 10) -> Table:
 def summary(rows: pd.DataFrame) -> str:
     """One line: counts per status, best speedup and best TF/s among ok rows, and the baselines."""
     counts = rows["status"].value_counts()
-    parts = [f"{counts.get(s, 0)} {s}" for s in ["ok", "wrong", *FAILED, "pruned"] if counts.get(s, 0)]
+    parts = [f"{counts.get(s, 0)} {s}" for s in STATUSES if counts.get(s, 0)]
     ok = rows[rows["status"] == "ok"]
     line = f"{len(rows)} configs: " + ", ".join(parts)
     if not ok.empty:

@@ -78,18 +78,19 @@ def _environ(overrides: dict[str, str | None]):
     with _ENV_LOCK:
         saved = {k: os.environ.get(k) for k in overrides}
         try:
-            for key, value in overrides.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
+            _set_environ(overrides)
             yield
         finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
+            _set_environ(saved)
+
+
+def _set_environ(values: dict[str, str | None]) -> None:
+    """Set each key of os.environ to its value; None removes the key."""
+    for key, value in values.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 @contextmanager
@@ -122,7 +123,6 @@ class WorkerProcess:
         self.conn: Connection | None = None
         self.busy: dict | None = None
         self.deadline = float("inf")
-        self.starts = 0
 
     def start(self) -> None:
         parent, child = _SPAWN.Pipe()
@@ -134,11 +134,7 @@ class WorkerProcess:
         child.close()
         self.process, self.conn = process, parent
         self.busy, self.deadline = None, float("inf")
-        self.starts += 1
 
-    @property
-    def alive(self) -> bool:
-        return self.process is not None and self.process.is_alive()
 
     def send(self, message: dict, timeout_s: float, tag: Any = None) -> None:
         """Send one request; its reply is due within `timeout_s` seconds. `tag` rides along in `busy`."""
