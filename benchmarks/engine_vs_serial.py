@@ -50,6 +50,9 @@ def parse_args(argv=None):
     ap.add_argument("--workers", type=int, default=None, help="compile processes (default: one per core)")
     ap.add_argument("--serial-budget", type=float, default=200.0, help="seconds the serial loop may run")
     ap.add_argument("--seed", type=int, default=0, help="seed of the serial loop's random subset")
+    ap.add_argument("--screen", help="engine screen budget WARMUP_MS,REP_MS (default: the engine's)")
+    ap.add_argument("--retime", help="engine re-time budget ROUNDS,WARMUP_MS,REP_MS (default: the engine's)")
+    ap.add_argument("--engine-only", action="store_true", help="skip the serial arm (to compare engine settings)")
     ap.add_argument("--arm", choices=["engine", "serial"], help=argparse.SUPPRESS)
     ap.add_argument("--result", type=Path, help=argparse.SUPPRESS)
     return ap.parse_args(argv)
@@ -71,7 +74,10 @@ def arm_engine(args) -> dict:
     from gemmtune.engine import EngineOptions, journal_path, parse_gpus, run_engine
 
     plan = make_plan(args)
-    options = EngineOptions(gpus=parse_gpus(args.gpus) if args.gpus else None, workers=args.workers, resume=False)
+    screen = dict(zip(("warmup_ms", "rep_ms"), map(int, args.screen.split(",")))) if args.screen else None
+    retime = dict(zip(("rounds", "warmup_ms", "rep_ms"), map(int, args.retime.split(",")))) if args.retime else None
+    options = EngineOptions(gpus=parse_gpus(args.gpus) if args.gpus else None, workers=args.workers, resume=False,
+                            screen_budget=screen, retime_budget=retime)
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         results = run_engine(plan, select_backend(), journal_path(Path(tmp), "bench"), options)
@@ -96,6 +102,8 @@ def arm_engine(args) -> dict:
         "worker_restarts": meta.get("worker_restarts"),
         "timing_method": meta.get("timing_method"),
         "engine_notes": meta.get("engine_notes"),
+        "timeline_s": meta.get("timeline_s"),
+        "worker_busy_s": meta.get("worker_busy_s"),
     }
 
 
@@ -199,6 +207,11 @@ def main(argv=None) -> None:
     import gemmtune  # noqa: F401
 
     engine = run_arm(args, "engine", timeout_s=300)
+    print(f"engine: {engine['wall_s']:.1f} s; timeline {engine['timeline_s']}; worker busy {engine['worker_busy_s']}")
+    if args.engine_only:
+        (args.out / "engine_only.json").write_text(json.dumps({"engine": engine, "environment": environment()},
+                                                              indent=2, default=str))
+        return
     serial = run_arm(args, "serial", timeout_s=args.serial_budget + 120)
     speedup = serial["wall_s"] / engine["wall_s"]
     summary = {

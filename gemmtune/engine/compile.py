@@ -109,6 +109,8 @@ class Compiler:
     compiles and judges the config itself).
     """
 
+    preload = ("gemmtune.engine.preload",)  # for the fork server (gemmtune.engine.process)
+
     def __init__(self, niceness: int = 10):
         self.problem = None
         self.inputs = None

@@ -10,9 +10,15 @@ A reply holding `"exit": True` (a sticky CUDA error: the process's CUDA context 
 the process exits so that its owner starts a fresh one. An exception escaping a body method is sent back as
 {"failed": True, "error": "<Type>: <message>"}; the process keeps serving.
 
-Children are started with the 'spawn' method (no inherited CUDA state), ignore SIGINT (the parent owns
-Ctrl-C and stops them), and exit on their own when the parent dies (a closed pipe, or a watchdog that sees
-the parent process gone), so a `kill -9` of the parent leaves no worker behind.
+Children come from multiprocessing's 'forkserver' (where the platform has it; 'spawn' elsewhere): a fresh
+server process imports the bodies' heavy modules once (each body class may list them in `preload`, e.g. torch
+and triton) and forks every worker from there, so a worker starts in milliseconds instead of importing torch
+itself, and sixteen compile workers do not import it sixteen times side by side. The server never touches
+CUDA (its CUDA check goes through NVML), so a forked worker can still create its own CUDA context. Each child
+gets the parent's environment as it was at the child's start (plus its own overrides), ignores SIGINT (the
+parent owns Ctrl-C and stops them), and exits on its own when the parent dies (a closed pipe, or a watchdog
+that sees it re-parented: the fork server exits with the parent), so a `kill -9` of the parent leaves no
+worker behind.
 """
 
 from __future__ import annotations
@@ -27,14 +33,20 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 EXIT_STICKY = 3  # exit status of a worker that left after a sticky CUDA error
-_SPAWN = mp.get_context("spawn")
-_ENV_LOCK = threading.Lock()
+_CONTEXT = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
+_PRELOAD: set[str] = set()  # modules the fork server imports, from the `preload` of every body class seen
+_START_LOCK = threading.Lock()
+# The fork server's own environment: torch's CUDA check by NVML, so importing torch there never runs cuInit
+# (a process forked after cuInit cannot use CUDA).
+_SERVER_ENV = {"PYTORCH_NVML_BASED_CUDA_CHECK": "1"}
 
 
-def serve(conn: Connection, body_cls: type, body_kwargs: dict, parent_pid: int) -> None:
-    """Child main loop: build `body_cls(**body_kwargs)`, then answer requests until 'stop' or EOF."""
+def serve(conn: Connection, body_cls: type, body_kwargs: dict, environ: dict[str, str]) -> None:
+    """Child main loop: take `environ`, build `body_cls(**body_kwargs)`, answer requests until 'stop' or EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _watch_parent(parent_pid)
+    _watch_parent(os.getppid())
+    os.environ.clear()
+    os.environ.update(environ)
     body = body_cls(**body_kwargs)
     while True:
         try:
@@ -61,7 +73,8 @@ def serve(conn: Connection, body_cls: type, body_kwargs: dict, parent_pid: int) 
 
 
 def _watch_parent(parent_pid: int, period_s: float = 1.0) -> None:
-    """Exit this process when the parent is gone (reparented), even if the main thread is stuck."""
+    """Exit this process when its parent (the fork server, or the owner under 'spawn') is gone, i.e. it was
+    re-parented, even if the main thread is stuck."""
 
     def watch():
         while True:
@@ -72,31 +85,36 @@ def _watch_parent(parent_pid: int, period_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
-@contextmanager
-def _environ(overrides: dict[str, str | None]):
-    """os.environ with `overrides` applied (None removes a key) for the duration: a spawned child copies it."""
-    with _ENV_LOCK:
-        saved = {k: os.environ.get(k) for k in overrides}
-        try:
-            _set_environ(overrides)
-            yield
-        finally:
-            _set_environ(saved)
-
-
-def _set_environ(values: dict[str, str | None]) -> None:
-    """Set each key of os.environ to its value; None removes the key."""
-    for key, value in values.items():
+def child_environ(overrides: dict[str, str | None]) -> dict[str, str]:
+    """This process's environment with `overrides` applied (None removes a key), for a child to take."""
+    environ = dict(os.environ)
+    for key, value in overrides.items():
         if value is None:
-            os.environ.pop(key, None)
+            environ.pop(key, None)
         else:
-            os.environ[key] = value
+            environ[key] = value
+    return environ
+
+
+@contextmanager
+def _server_environ():
+    """os.environ with _SERVER_ENV applied while a start may launch the fork server, which copies it."""
+    saved = {k: os.environ.get(k) for k in _SERVER_ENV}
+    os.environ.update(_SERVER_ENV)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 @contextmanager
 def _sigint_ignored():
-    """SIGINT ignored while a child starts: an ignored signal stays ignored across exec, so a Ctrl-C at the
-    terminal (sent to the whole process group) reaches only the parent, even while the child imports torch."""
+    """SIGINT ignored while a child (or the fork server) starts: an ignored signal stays ignored across exec
+    and fork, so a Ctrl-C at the terminal (sent to the whole process group) reaches only the parent."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -111,10 +129,12 @@ class WorkerProcess:
     """The parent's handle on one spawned worker: send a request, read the reply, kill, restart.
 
     name labels the worker in results and messages ('gpu0', 'compile3'). env: variables set (None: removed)
-    in the child's environment only. One request at a time: `busy` holds what was sent until its reply.
+    in the child's environment only. body_cls.preload (optional): modules for the fork server to import.
+    One request at a time: `busy` holds what was sent until its reply.
     """
 
     def __init__(self, name: str, body_cls: type, body_kwargs: dict | None = None, env: dict | None = None):
+        _PRELOAD.update(getattr(body_cls, "preload", ()))
         self.name = name
         self.body_cls = body_cls
         self.body_kwargs = body_kwargs or {}
@@ -123,13 +143,17 @@ class WorkerProcess:
         self.conn: Connection | None = None
         self.busy: dict | None = None
         self.deadline = float("inf")
+        self._exiting: list = []  # processes asked to stop, not yet joined
 
     def start(self) -> None:
-        parent, child = _SPAWN.Pipe()
-        process = _SPAWN.Process(
-            target=serve, args=(child, self.body_cls, self.body_kwargs, os.getpid()), name=self.name, daemon=True
+        parent, child = _CONTEXT.Pipe()
+        process = _CONTEXT.Process(
+            target=serve, args=(child, self.body_cls, self.body_kwargs, child_environ(self.env)), name=self.name,
+            daemon=True,
         )
-        with _environ(self.env), _sigint_ignored():
+        with _START_LOCK, _server_environ(), _sigint_ignored():
+            if _CONTEXT.get_start_method() == "forkserver":
+                _CONTEXT.set_forkserver_preload(sorted(_PRELOAD))  # takes effect when the server starts
             process.start()
         child.close()
         self.process, self.conn = process, parent
@@ -165,14 +189,26 @@ class WorkerProcess:
         self._forget()
 
     def stop(self) -> None:
-        """Ask the process to exit; kill it if it has not within two seconds."""
+        """Ask the process to exit and forget it without waiting (a busy one is killed); `reap` collects it."""
         if self.process is not None and self.process.is_alive() and self.busy is None:
             try:
                 self.conn.send({"op": "stop"})
+                self._exiting.append(self.process)
+                self._forget()
+                return
             except (BrokenPipeError, OSError):
                 pass
-            self.process.join(timeout=2.0)
         self.kill()
+
+    def reap(self, timeout_s: float = 2.0) -> None:
+        """Wait up to `timeout_s` in all for the processes asked to stop; kill any still alive."""
+        deadline = time.monotonic() + timeout_s
+        for process in self._exiting:
+            process.join(timeout=max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(timeout=5.0)
+        self._exiting.clear()
 
     def _forget(self) -> None:
         if self.conn is not None:

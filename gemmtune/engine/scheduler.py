@@ -61,6 +61,8 @@ class EngineOptions:
     compile_stage: compile ahead in the pool (None = on CUDA only; False = each GPU worker compiles its own
       configs, as a serial loop would; True on the interpreter runs the pool's bookkeeping for tests, with
       nothing to compile).
+    screen_budget / retime_budget: replace keys of the stage budgets of gemmtune.engine.retime
+      (warmup_ms, rep_ms; rounds for the re-time).
     """
 
     gpus: list[int] | None = None
@@ -71,6 +73,8 @@ class EngineOptions:
     timing: str = "do_bench"
     resume: bool | None = None
     compile_stage: bool | None = None
+    screen_budget: dict | None = None
+    retime_budget: dict | None = None
 
 
 class _NullListener:
@@ -109,6 +113,8 @@ class _Stats:
     devices: set = field(default_factory=set)
     baseline_timing: set = field(default_factory=set)
     notes: list = field(default_factory=list)
+    timeline: dict = field(default_factory=dict)  # event → seconds since the sweep started
+    busy_s: dict = field(default_factory=dict)  # request kind → seconds workers spent on it, summed
 
 
 def _gpu_devices(ids: list[int] | None):
@@ -145,7 +151,7 @@ class _Engine:
         self.listener = listener or _NullListener()
         self.cuda = backend == "cuda"
         self.timing = options.timing if self.cuda else "interpreter"
-        self.screen, self.retime_budget = retiming.stage_budgets(self.timing)
+        self.screen, self.retime_budget = retiming.stage_budgets(self.timing, options.screen_budget, options.retime_budget)
         self.stats = _Stats()
         if self.cuda:
             self.gpu_ids, devices = _gpu_devices(options.gpus)
@@ -199,21 +205,27 @@ class _Engine:
 
     # ---- main loop ----------------------------------------------------------------------------------------
 
+    def _mark(self, event: str, first: bool = True) -> None:
+        """Note when `event` happened (its first time, or its last when first=False) in the timeline."""
+        if not first or event not in self.stats.timeline:
+            self.stats.timeline[event] = round(time.monotonic() - self.started, 3)
+
     def run(self) -> SweepResults:
-        start = time.monotonic()
+        start = self.started = time.monotonic()
         try:
             self._prepare()
             self._prestart()
             self._loop()
         except KeyboardInterrupt:
-            self._shutdown(kill=True)
+            self._shutdown()
             self.journal.close()
             raise SweepInterrupted(len(getattr(self, "rows", {})), self.plan.to_run, self.journal.path) from None
         except BaseException:
-            self._shutdown(kill=True)
+            self._shutdown()
             self.journal.close()
             raise
         self._shutdown()
+        self._mark("workers stopped")
         self.journal.close()
         return self._results(time.monotonic() - start)
 
@@ -257,7 +269,7 @@ class _Engine:
             if task is not None:
                 self._dispatch(slot, task)
             elif slot.proc.process is not None:
-                slot.proc.stop()  # nothing left to compile: give the core back
+                slot.proc.stop()  # nothing left to compile: give the core back (reaped at the end)
         for slot in self.gpu_slots:
             if not slot.busy:
                 task = slot.pending or self._next_gpu(slot)
@@ -351,7 +363,7 @@ class _Engine:
     # ---- collecting replies -------------------------------------------------------------------------------
 
     def _collect(self, slot: _Slot) -> None:
-        tag = slot.proc.busy["tag"]
+        tag, sent = slot.proc.busy["tag"], slot.proc.busy["sent"]
         try:
             if not slot.proc.conn.poll():
                 raise EOFError
@@ -359,6 +371,8 @@ class _Engine:
         except (EOFError, OSError):
             self._failed(slot, "died", tag)
             return
+        kind = f"{self._role(slot)} {tag[0]}"
+        self.stats.busy_s[kind] = self.stats.busy_s.get(kind, 0.0) + time.monotonic() - sent
         if reply.get("exit"):
             self.stats.notes.append(f"{slot.proc.name} restarted after a sticky CUDA error")
             self._restart(slot)
@@ -366,12 +380,20 @@ class _Engine:
             slot, tag, reply
         )
 
+    @staticmethod
+    def _role(slot: _Slot) -> str:
+        return "compile" if slot.proc.body_cls is Compiler else "gpu"
+
     def _on_setup(self, slot: _Slot, tag: tuple, reply: dict) -> None:
         pi = tag[1]
         if reply.get("failed"):
             self._setup_failed(slot, pi, reply["error"])
             return
+        self._mark(f"first {self._role(slot)} worker ready")
+        self._mark(f"last {self._role(slot)} worker ready", first=False)
         slot.problem, slot.setup_failures = pi, 0
+        if "setup_s" in reply:  # of the problem's inputs, references and baselines (the rest is start-up)
+            self.stats.busy_s["gpu problem set-up"] = self.stats.busy_s.get("gpu problem set-up", 0.0) + reply["setup_s"]
         if "device" in reply:
             self.stats.devices.add(reply["device"])
             self.stats.baseline_timing.add(reply["baseline_timing"])
@@ -398,6 +420,8 @@ class _Engine:
     def _on_compile(self, slot: _Slot, tag: tuple, reply: dict) -> None:
         _, pi, key, cfg = tag
         self.listener.compiled()
+        if not self._compiling():
+            self._mark("compile done")
         status = reply.get("status", "passthrough")
         if status == "compiled":
             self.stats.compile_s += reply.get("compile_s") or 0.0
@@ -447,6 +471,7 @@ class _Engine:
     def _mark_retimed(self, pi: int, n: int, error: str) -> None:
         self.retiming.discard(pi)
         self.retimed.add(self.pkeys[pi])
+        self._mark("re-time done", first=False)
         self.journal.append({"kind": "retimed", "problem": self.pkeys[pi], "configs": n, "error": error})
         if error:
             self.stats.notes.append(f"re-time of {self.problems[pi].describe()}: {error}")
@@ -504,13 +529,18 @@ class _Engine:
         self.rows[key] = row
         self.outstanding[pi] -= 1
         self.listener.update(result)
+        if not any(self.outstanding):
+            self._mark("every config screened")
 
-    def _shutdown(self, kill: bool = False) -> None:
-        for slot in getattr(self, "compile_slots", []) + getattr(self, "gpu_slots", []):
-            if kill or slot.busy:
-                slot.proc.kill()
-            else:
-                slot.proc.stop()
+    def _shutdown(self) -> None:
+        """Kill every worker (each result is in the journal already: a worker has nothing left to save, and a
+        GPU worker's orderly exit takes a CUDA teardown), then collect the compile workers asked to stop."""
+        slots = getattr(self, "compile_slots", []) + getattr(self, "gpu_slots", [])
+        for slot in slots:
+            slot.proc.kill()
+        deadline = time.monotonic() + 2.0
+        for slot in slots:
+            slot.proc.reap(max(0.0, deadline - time.monotonic()))
 
     def _results(self, wall_s: float) -> SweepResults:
         """The sweep's results, read back from the journal file (the last record of each config wins)."""
@@ -523,7 +553,7 @@ class _Engine:
             raise EngineError(f"{len(missing)} configs have no result in {self.journal.path}: {', '.join(missing[:3])}…")
         results = [KernelResult.from_dict(rows[key]) for configs in self.configs for key, _ in configs]
         meta = environment_metadata(self.plan, self.backend, self.timing)
-        stages = retiming.describe(self.timing, self.options.retime_top)
+        stages = retiming.describe(self.timing, self.options.retime_top, self.screen, self.retime_budget)
         meta.update(
             engine="parallel",
             timing_method=f"screen: {stages['screen']}; re-time: {stages['retime']}",
@@ -546,6 +576,8 @@ class _Engine:
             resumed_configs=self.resumed,
             journal=str(self.journal.path),
             wall_s=round(wall_s, 3),
+            timeline_s=self.stats.timeline,
+            worker_busy_s={kind: round(s, 3) for kind, s in sorted(self.stats.busy_s.items())},
             engine_notes=self.stats.notes,
         )
         return SweepResults(results + self.plan.pruned_results(), meta)

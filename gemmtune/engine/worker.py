@@ -58,6 +58,8 @@ def context_is_dead() -> bool:
 class GpuWorker:
     """Worker body: the problem's context (set up once per problem), then one config per request."""
 
+    preload = ("gemmtune.engine.preload",)  # for the fork server (gemmtune.engine.process)
+
     def __init__(self, backend: str):
         self.backend = backend
         self.device = "cuda" if backend == "cuda" else "cpu"
