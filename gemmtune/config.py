@@ -30,6 +30,10 @@ class KernelConfig:
     flatten and warp_specialize are passed to `tl.range(...)` of the persistent tile loop: flatten lets the
     pipeliner overlap one tile's epilogue with the next tile's loads; warp_specialize splits loads and MMAs
     into separate warp groups (Hopper and newer).
+    pregather: the operand that the problem gathers on load (fwd: X under permute_x; dX: dY under permute_y;
+    dW: X under permute_x or dY under permute_y) is gathered once into expert order by torch.index_select
+    before the kernel (rows·K or rows·N elements read and written, part of the timed call), so that the
+    kernel reads whole tiles of it with TMA; the pruning rules require that operand's TMA flag with it.
     """
 
     BLOCK_SIZE_M: int = 64
@@ -44,6 +48,7 @@ class KernelConfig:
     permute_y: bool = False
     fuse_mul_post: bool = False
     use_tma_store: bool = False
+    pregather: bool = False
 
     mode: ClassVar[str] = ""
 
@@ -64,7 +69,7 @@ class KernelConfig:
             tma.append("store")
         if tma:
             parts.append(f"tma[{','.join(tma)}]")
-        flags = [name for name in ("flatten", "warp_specialize", "fuse_mul_post") if getattr(self, name)]
+        flags = [name for name in ("pregather", "flatten", "warp_specialize", "fuse_mul_post") if getattr(self, name)]
         return " ".join(parts + flags)
 
     def to_dict(self) -> dict:
@@ -86,7 +91,7 @@ class KernelConfig:
 
 @dataclass(frozen=True)
 class KernelConfigForward(KernelConfig):
-    """Forward: Y = X · W[e]ᵀ. TMA may load W (E, N, K) and X (M·topk, K, only when not gathered)."""
+    """Forward: Y = X · W[e]ᵀ. TMA may load W (E, N, K) and X (M·topk, K; when gathered, only with pregather)."""
 
     use_tma_load_w: bool = False
     use_tma_load_x: bool = False
@@ -96,7 +101,7 @@ class KernelConfigForward(KernelConfig):
 
 @dataclass(frozen=True)
 class KernelConfigBackward_dX(KernelConfig):
-    """dX = dY · W[e]. TMA may load dY (M·topk, N, only when not gathered) and W (E, N, K)."""
+    """dX = dY · W[e]. TMA may load dY (M·topk, N; when gathered, only with pregather) and W (E, N, K)."""
 
     use_tma_load_dy: bool = False
     use_tma_load_w: bool = False
@@ -106,7 +111,7 @@ class KernelConfigBackward_dX(KernelConfig):
 
 @dataclass(frozen=True)
 class KernelConfigBackward_dW(KernelConfig):
-    """dW[e] = dY[rows of e]ᵀ · X[rows of e]. TMA may load dY and X where they are not gathered.
+    """dW[e] = dY[rows of e]ᵀ · X[rows of e]. TMA may load dY and X (a gathered one only with pregather).
 
     SPLIT_M > 1 splits each expert's rows over that many programs that add their fp32 partial sums
     atomically: more parallelism when E·(N/BLOCK_SIZE_N)·(K/BLOCK_SIZE_K) tiles cannot fill the GPU.

@@ -83,23 +83,39 @@ def accumulator_registers(config: KernelConfig) -> int:
     return _tile_elements(config, OUTPUT_TILE[config.mode]) // (32 * config.num_warps)
 
 
+# Per mode, (TMA flag, permutation under which that operand is gathered on load / scattered on store).
+GATHERED_LOADS = {
+    "fwd": [("use_tma_load_x", "permute_x")],
+    "dx": [("use_tma_load_dy", "permute_y")],
+    "dw": [("use_tma_load_dy", "permute_y"), ("use_tma_load_x", "permute_x")],
+}
+SCATTERED_STORES = {"fwd": [("use_tma_store", "permute_y")], "dx": [("use_tma_store", "permute_x")], "dw": []}
+
+
 def mode_rule(config: KernelConfig) -> str | None:
-    """Combinations the mode's kernel refuses: TMA on a gathered or scattered operand, both permutations."""
+    """Combinations the mode's kernel refuses: TMA on a gathered operand (unless pregathered) or a scattered
+    one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand."""
     if config.permute_x and config.permute_y:
         return "permute_x and permute_y cannot both be set"
     if config.fuse_mul_post and config.mode != "fwd":
         return "fuse_mul_post only exists in the forward pass"
     if config.fuse_mul_post and not config.permute_y:
         return "fuse_mul_post needs permute_y (the topk weight is applied on the scatter)"
-    gathered = {
-        # (TMA flag, permutation under which that operand is gathered or scattered)
-        "fwd": [("use_tma_load_x", "permute_x"), ("use_tma_store", "permute_y")],
-        "dx": [("use_tma_load_dy", "permute_y"), ("use_tma_store", "permute_x")],
-        "dw": [("use_tma_load_dy", "permute_y"), ("use_tma_load_x", "permute_x")],
-    }[config.mode]
-    for flag, permutation in gathered:
+    gathered = [(flag, permutation) for flag, permutation in GATHERED_LOADS[config.mode] if getattr(config, permutation)]
+    if config.pregather:
+        if not gathered:
+            return "pregather: this problem gathers no operand on load"
+        flag, permutation = gathered[0]
+        if not getattr(config, flag):
+            # The copy pays off only through TMA; without it the kernel's own gather does the same loads.
+            return f"pregather without {flag}: the pregathered operand is read by TMA or not pregathered"
+    else:
+        for flag, permutation in gathered:
+            if getattr(config, flag):
+                return f"{flag} with {permutation}: TMA moves whole tiles and cannot gather rows (see pregather)"
+    for flag, permutation in SCATTERED_STORES[config.mode]:
         if getattr(config, flag) and getattr(config, permutation):
-            return f"{flag} with {permutation}: TMA moves whole tiles and cannot gather or scatter rows"
+            return f"{flag} with {permutation}: TMA moves whole tiles and cannot scatter rows"
     if config.mode == "dw" and config.use_tma_store and config.SPLIT_M > 1:
         return "use_tma_store with SPLIT_M > 1: dW adds partial sums with fp32 atomics, not a TMA store"
     return None

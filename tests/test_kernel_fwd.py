@@ -62,6 +62,15 @@ def test_forward_tma_paths(tma):
     assert err <= TOLERANCE["bf16"], err
 
 
+@pytest.mark.parametrize("tma", [dict(use_tma_load_x=True), dict(use_tma_load_x=True, use_tma_load_w=True)])
+def test_forward_pregather_reads_the_gathered_x_by_tma(tma):
+    problem = Problem("fwd", 5, 20, 40, 48, 2, "bf16", "x")
+    routing = ragged_routing(5, 20, 2)
+    config = KernelConfigForward(BLOCK_SIZE_M=16, BLOCK_SIZE_N=32, BLOCK_SIZE_K=16, permute_x=True, pregather=True, **tma)
+    err, _ = run(problem, config, routing)
+    assert err <= TOLERANCE["bf16"], err
+
+
 def test_fuse_mul_post_changes_the_result():
     problem = Problem("fwd", 4, 16, 32, 32, 2, "fp32", "y")
     plain = KernelConfigForward(BLOCK_SIZE_M=16, BLOCK_SIZE_N=32, BLOCK_SIZE_K=16, permute_y=True)

@@ -86,6 +86,9 @@ DX_CASES = [
     pytest.param(40, 48, "fp32", "y", "empty_middle", blocks(16, 16, 16, use_tma_load_w=True), id="tma-w-permute_y"),
     # TMA dY (sorted) with dX scattered on store
     pytest.param(40, 48, "bf16", "x", "empty_middle", blocks(16, 16, 16, use_tma_load_dy=True), id="tma-dy-permute_x"),
+    # pregather: dY gathered into expert order ahead of the kernel, then read by TMA, N tail
+    pytest.param(40, 48, "bf16", "y", "empty_middle", blocks(16, 16, 32, use_tma_load_dy=True, pregather=True),
+        id="pregather-dy"),
 ]
 
 
@@ -121,6 +124,12 @@ DW_CASES = [
     pytest.param(40, 48, "fp32", "y", "empty_middle", blocks(16, 16, 16, use_tma_load_x=True), id="tma-x-permute_y"),
     # TMA dY (rows past the expert's end zeroed by tl.where) with gathered X
     pytest.param(40, 48, "bf16", "x", "empty_middle", blocks(16, 16, 16, use_tma_load_dy=True), id="tma-dy-permute_x"),
+    # pregather X (gather_indices // topk ahead of the kernel), both operands by TMA, K tail
+    pytest.param(48, 40, "bf16", "x", "empty_middle", blocks(16, 16, 32, **TMA_LOADS_DW, pregather=True),
+        id="pregather-x"),
+    # pregather dY, SPLIT_M 2
+    pytest.param(40, 48, "fp32", "y", "empty_middle", blocks(16, 16, 16, **TMA_LOADS_DW, pregather=True, SPLIT_M=2),
+        id="pregather-dy-split2"),
 ]
 
 
@@ -155,6 +164,8 @@ def test_dx_dw_allocate_output():
         (dict(permute_y=True, fuse_mul_post=True), "fuse_mul_post"),
         (dict(permute_y=True, use_tma_load_dy=True), "use_tma_load_dy"),
         (dict(permute_x=True, use_tma_store=True), "use_tma_store"),
+        (dict(permute_x=True, use_tma_load_dy=True, pregather=True), "gathers no operand"),
+        (dict(permute_y=True, pregather=True), "pregather without use_tma_load_dy"),
     ],
 )
 def test_dx_rejects_bad_flags(knobs, match):

@@ -87,6 +87,11 @@ def test_overrides_replace_value_lists():
         (KernelConfigBackward_dX(permute_x=True, use_tma_store=True), "use_tma_store with permute_x"),
         (KernelConfigBackward_dW(permute_y=True, use_tma_load_dy=True), "use_tma_load_dy with permute_y"),
         (KernelConfigBackward_dW(permute_x=True, use_tma_load_x=True), "use_tma_load_x with permute_x"),
+        (KernelConfigForward(pregather=True, use_tma_load_x=True), "gathers no operand"),
+        (KernelConfigForward(permute_y=True, pregather=True, use_tma_load_x=True), "gathers no operand"),
+        (KernelConfigForward(permute_x=True, pregather=True), "pregather without use_tma_load_x"),
+        (KernelConfigBackward_dW(permute_y=True, pregather=True, use_tma_load_x=True), "pregather without use_tma_load_dy"),
+        (KernelConfigForward(permute_y=True, pregather=True, use_tma_store=True), "gathers no operand"),
     ],
 )
 def test_mode_rule_prunes_invalid_combinations(config, fragment):
@@ -100,6 +105,9 @@ def test_mode_rule_prunes_invalid_combinations(config, fragment):
         KernelConfigForward(permute_y=True, fuse_mul_post=True, use_tma_load_x=True),
         KernelConfigBackward_dX(permute_x=True, use_tma_load_dy=True, use_tma_load_w=True),
         KernelConfigBackward_dW(permute_y=True, use_tma_load_x=True),
+        KernelConfigForward(permute_x=True, pregather=True, use_tma_load_x=True),
+        KernelConfigBackward_dX(permute_y=True, pregather=True, use_tma_load_dy=True),
+        KernelConfigBackward_dW(permute_x=True, pregather=True, use_tma_load_x=True, use_tma_load_dy=True),
     ],
 )
 def test_mode_rule_keeps_valid_combinations(config):

@@ -99,6 +99,29 @@ def prepare_tma(device: torch.device, operands) -> None:
         ensure_tma_allocator(device)
 
 
+def gather_rows(t: torch.Tensor, gather_indices: torch.Tensor, topk: int = 1) -> torch.Tensor:
+    """The rows of `t` in expert order, as a kernel under permute would gather them on load (pregather).
+
+    t: (M, D) in token order with topk > 1 (row i of the result is t[gather_indices[i] // topk]: X), or
+    (M·topk, D) in token·topk order with topk = 1 (row i is t[gather_indices[i]]: dY). Returns a new
+    contiguous (M·topk, D) tensor (torch.index_select).
+    """
+    index = gather_indices // topk if topk > 1 else gather_indices
+    return t.index_select(0, index)
+
+
+def kernel_permutations(config) -> dict:
+    """PERMUTE_X / PERMUTE_Y as the kernel sees them: a permutation the wrapper already applied by
+    pregathering its operand (gemmtune.pruning.GATHERED_LOADS) is off in the kernel."""
+    from gemmtune.pruning import GATHERED_LOADS
+
+    permutations = {"permute_x": config.permute_x, "permute_y": config.permute_y}
+    if config.pregather:
+        for _, permutation in GATHERED_LOADS[config.mode]:
+            permutations[permutation] = False
+    return {"PERMUTE_X": permutations["permute_x"], "PERMUTE_Y": permutations["permute_y"]}
+
+
 def shared_meta(config, E: int, dtype: torch.dtype) -> dict:
     """The constexprs and launch options every mode's kernel takes, read off its config."""
     return dict(
@@ -109,8 +132,7 @@ def shared_meta(config, E: int, dtype: torch.dtype) -> dict:
         BLOCK_SIZE_N=config.BLOCK_SIZE_N,
         BLOCK_SIZE_K=config.BLOCK_SIZE_K,
         GROUP_SIZE_M=config.GROUP_SIZE_M,
-        PERMUTE_X=config.permute_x,
-        PERMUTE_Y=config.permute_y,
+        **kernel_permutations(config),
         USE_TMA_STORE=config.use_tma_store,
         FLATTEN=config.flatten,
         WARP_SPECIALIZE=config.warp_specialize,

@@ -1,9 +1,9 @@
 """Backward grouped GEMM for the weights: dW[e] = dY[rows of e]ᵀ · X[rows of e] for every expert e, in one launch.
 
-x: (M, K) in token order with permute_x (rows gathered on load through gather_indices // topk), else
-   (M·topk, K) sorted by expert.
-dy: (M·topk, N) in token·topk order with permute_y (rows gathered on load through gather_indices), else
-    sorted by expert.
+x: (M, K) in token order with permute_x (rows gathered on load through gather_indices // topk, or ahead of
+   the kernel with pregather), else (M·topk, K) sorted by expert.
+dy: (M·topk, N) in token·topk order with permute_y (rows gathered on load through gather_indices, or ahead
+    with pregather), else sorted by expert.
 m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.routing).
 dw: (E, N, K) in the input dtype; an expert with no rows gets zeros.
 grid: (min(NUM_SMS, tiles),); tiles are (expert, M split, N block, K block), E·SPLIT_M·cdiv(N, BLOCK_SIZE_N)·
@@ -24,6 +24,7 @@ from gemmtune.config import KernelConfigBackward_dW
 from gemmtune.kernels.common import (
     check_launch,
     expert_tiles,
+    gather_rows,
     launch,
     prepare_tma,
     shared_meta,
@@ -197,6 +198,11 @@ def grouped_gemm_dW(
     if out is not None and (out.shape != (E, N, K) or out.dtype != x.dtype or not out.is_contiguous()):
         raise ValueError(f"out must be ({E}, {N}, {K}) {x.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     x, dy = x.contiguous(), dy.contiguous()
+    if config.pregather:  # the gathered operand in expert order ahead of the kernel, which reads it by TMA
+        if config.permute_x:
+            x = gather_rows(x, gather_indices, topk)
+        else:
+            dy = gather_rows(dy, gather_indices)
     dw = out if out is not None else torch.empty((E, N, K), dtype=x.dtype, device=x.device)
     if config.SPLIT_M > 1:
         acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)

@@ -1,7 +1,7 @@
 """Backward grouped GEMM for the input: dX[rows of e] = dY[rows of e] · W[e] for every expert e, in one launch.
 
 dy: (M·topk, N) in token·topk order with permute_y (rows gathered on load through gather_indices: sorted
-    position i reads dY row gather_indices[i]), else sorted by expert.
+    position i reads dY row gather_indices[i]; or ahead of the kernel with pregather), else sorted by expert.
 w: (E, N, K). m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.routing).
 dx: (M·topk, K) in the input dtype; in token·topk order with permute_x (scattered on store through
     gather_indices; summing over topk gives the token gradient), else sorted by expert.
@@ -18,6 +18,7 @@ from gemmtune.config import KernelConfigBackward_dX
 from gemmtune.kernels.common import (
     check_launch,
     expert_tiles,
+    gather_rows,
     launch,
     locate_tile,
     prepare_tma,
@@ -160,6 +161,8 @@ def grouped_gemm_dX(
     if out is not None and (out.shape != (rows, K) or out.dtype != dy.dtype or not out.is_contiguous()):
         raise ValueError(f"out must be ({rows}, {K}) {dy.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     dy, w = dy.contiguous(), w.contiguous()
+    if config.pregather:  # dY in expert order ahead of the kernel, which reads it by TMA
+        dy = gather_rows(dy, gather_indices)
     dx = out if out is not None else torch.empty((rows, K), dtype=dy.dtype, device=dy.device)
     prepare_tma(dy.device, (("dy", config.use_tma_load_dy, dy), ("w", config.use_tma_load_w, w), ("dx", config.use_tma_store, dx)))
     tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(K, config.BLOCK_SIZE_K)  # an upper bound

@@ -1,7 +1,7 @@
 """Forward grouped GEMM: Y[rows of e] = X[rows of e] · W[e]ᵀ for every expert e, in one persistent launch.
 
-x: (M, K) in token order with permute_x (rows gathered on load through gather_indices // topk), else
-   (M·topk, K) sorted by expert.
+x: (M, K) in token order with permute_x (rows gathered on load through gather_indices // topk, or ahead of
+   the kernel with pregather), else (M·topk, K) sorted by expert.
 w: (E, N, K). m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.routing).
 y: (M·topk, N) in the input dtype; in token·topk order with permute_y (scattered on store through
    gather_indices, each row times topk_weights with fuse_mul_post), else sorted by expert.
@@ -18,6 +18,7 @@ from gemmtune.config import KernelConfigForward
 from gemmtune.kernels.common import (
     check_launch,
     expert_tiles,
+    gather_rows,
     launch,
     locate_tile,
     prepare_tma,
@@ -162,6 +163,8 @@ def grouped_gemm_forward(
     if config.fuse_mul_post and (topk_weights is None or topk_weights.shape != (rows,)):
         raise ValueError(f"fuse_mul_post needs topk_weights of shape ({rows},)")
     x, w = x.contiguous(), w.contiguous()
+    if config.pregather:  # X in expert order ahead of the kernel, which reads it by TMA
+        x, x_rows = gather_rows(x, gather_indices, topk), rows
     y = out if out is not None else torch.empty((rows, N), dtype=x.dtype, device=x.device)
     prepare_tma(x.device, (("x", config.use_tma_load_x, x), ("w", config.use_tma_load_w, w), ("y", config.use_tma_store, y)))
     tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(N, config.BLOCK_SIZE_N)  # an upper bound
