@@ -1,4 +1,4 @@
-"""The dX and dW grouped-GEMM kernels against the fp32 reference, on the Triton interpreter.
+"""The dX and dW grouped-GEMM kernels against the fp32 reference, on the interpreter (or the GPU where there is one).
 
 Tiny shapes (E=4, M=24, topk=2 → 48 rows) with 16/32 blocks, so that every case has partial M tiles,
 an empty expert, and N or K tails. Outputs are poisoned with NaN first: an element the kernel does not
@@ -6,10 +6,6 @@ write fails the comparison.
 """
 
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("TRITON_INTERPRET", "1")  # before any gemmtune.kernels import
 
 import pytest
 import torch
@@ -22,6 +18,7 @@ from gemmtune.reference import TOLERANCE, reference, relative_error
 from gemmtune.routing import Routing, sort_by_expert
 
 E, M, TOPK = 4, 24, 2
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
 pytestmark = pytest.mark.filterwarnings("ignore:Conversion of an array with ndim > 0:DeprecationWarning")
 
@@ -54,7 +51,7 @@ def _routing(kind: str) -> Routing:
 
 def _setup(mode: str, N: int, K: int, dtype: str, permute: str, routing: str):
     problem = Problem(mode, E, M, N, K, topk=TOPK, dtype=dtype, permute=permute, routing=routing)
-    return problem, make_inputs(problem, "cpu", routing=_routing(routing))
+    return problem, make_inputs(problem, DEVICE, routing=_routing(routing))
 
 
 def _check(out: torch.Tensor, problem: Problem, inputs: Inputs) -> None:
@@ -96,7 +93,7 @@ DX_CASES = [
 def test_dx_matches_reference(N, K, dtype, permute, routing, knobs):
     problem, inputs = _setup("dx", N, K, dtype, permute, routing)
     config = KernelConfigBackward_dX(permute_x=problem.permute_x, permute_y=problem.permute_y, **knobs)
-    out = torch.full((problem.rows, K), float("nan"), dtype=problem.torch_dtype)
+    out = torch.full((problem.rows, K), float("nan"), dtype=problem.torch_dtype, device=DEVICE)
     dx, _ = grouped_gemm_dX(inputs.dy, inputs.w, inputs.m_sizes, inputs.gather_indices, config, topk=TOPK, out=out)
     assert dx is out
     _check(dx, problem, inputs)
@@ -137,7 +134,7 @@ DW_CASES = [
 def test_dw_matches_reference(N, K, dtype, permute, routing, knobs):
     problem, inputs = _setup("dw", N, K, dtype, permute, routing)
     config = KernelConfigBackward_dW(permute_x=problem.permute_x, permute_y=problem.permute_y, **knobs)
-    out = torch.full((E, N, K), float("nan"), dtype=problem.torch_dtype)
+    out = torch.full((E, N, K), float("nan"), dtype=problem.torch_dtype, device=DEVICE)
     dw, _ = grouped_gemm_dW(inputs.x, inputs.dy, inputs.m_sizes, inputs.gather_indices, config, topk=TOPK, out=out)
     assert dw is out
     empty = inputs.m_sizes == 0
