@@ -31,6 +31,7 @@ import time
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
+from unittest import mock
 
 EXIT_STICKY = 3  # exit status of a worker that left after a sticky CUDA error
 _CONTEXT = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
@@ -97,21 +98,6 @@ def child_environ(overrides: dict[str, str | None]) -> dict[str, str]:
 
 
 @contextmanager
-def _server_environ():
-    """os.environ with _SERVER_ENV applied while a start may launch the fork server, which copies it."""
-    saved = {k: os.environ.get(k) for k in _SERVER_ENV}
-    os.environ.update(_SERVER_ENV)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-@contextmanager
 def _sigint_ignored():
     """SIGINT ignored while a child (or the fork server) starts: an ignored signal stays ignored across exec
     and fork, so a Ctrl-C at the terminal (sent to the whole process group) reaches only the parent."""
@@ -151,7 +137,8 @@ class WorkerProcess:
             target=serve, args=(child, self.body_cls, self.body_kwargs, child_environ(self.env)), name=self.name,
             daemon=True,
         )
-        with _START_LOCK, _server_environ(), _sigint_ignored():
+        # _SERVER_ENV is applied while a start may launch the fork server, which copies os.environ.
+        with _START_LOCK, mock.patch.dict(os.environ, _SERVER_ENV), _sigint_ignored():
             if _CONTEXT.get_start_method() == "forkserver":
                 _CONTEXT.set_forkserver_preload(sorted(_PRELOAD))  # takes effect when the server starts
             process.start()

@@ -14,7 +14,7 @@ from typing import Callable
 
 # Budgets in milliseconds (do_bench's warmup and rep) for each stage, and the re-time rounds.
 # The screen only has to put the best configs into the top k; on the H200 a screen of warmup 1 / rep 5 ms
-# chose the same best as one of 5 / 20 ms, in 2.2 s instead of 4.2 s for 100 configs
+# chose the same best as one of 5 / 20 ms, with about half the GPU worker's screening time
 # (results/h200/engine_budgets.json).
 SCREEN = {"warmup_ms": 1, "rep_ms": 5}
 RETIME = {"rounds": 3, "warmup_ms": 5, "rep_ms": 20}
