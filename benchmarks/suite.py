@@ -1,10 +1,12 @@
 """The kernel-speed suite (GPU benchmark, not a test): six MoE models × both GEMMs × token counts × modes.
 
-    python benchmarks/suite.py run --out results/h200 [--models a,b] [--tokens 4096,16384] [--space focused]
+    python benchmarks/suite.py run --out results/h200 [--models a,b] [--tokens 4096,16384] [--modes fwd,dx,dw]
+        [--space 'benchmarks/spaces/suite-{mode}.toml']
     python benchmarks/suite.py summarize --results results/h200 [--readme README.md]
 
-`run` sweeps each model's layer with `gemmtune sweep --model … --mode fwd,dx,dw` (one results file per
-model, resumable through its journal). `summarize` reads those files and writes suite.parquet (one row per
+`run` sweeps each model's layer with `gemmtune sweep --model … --mode …` (one results file per model and
+mode, each mode over its own space, resumable through its journal; a space without {mode} sweeps all modes
+in one file). `summarize` reads those files and writes suite.parquet (one row per
 model, gemm, M and mode: the best config, its TF/s, each torch baseline's TF/s from the same run, the ratio
 to the faster baseline, and the share of the roofline) plus a markdown table; with --readme it replaces the
 table between `<!-- suite:begin -->` and `<!-- suite:end -->`.
@@ -35,11 +37,14 @@ BEGIN, END = "<!-- suite:begin -->", "<!-- suite:end -->"
 
 
 def run(args) -> None:
+    # A space path with {mode} in it names one space per mode: one sweep (and results file) per mode.
+    per_mode = "{mode}" in args.space
     for model in args.models.split(","):
-        cmd = ["gemmtune", "sweep", "--model", model, "--tokens", args.tokens, "--mode", args.modes,
-               "--space", args.space, "--retime-top", "5", "--out", args.out, "--quiet"]
-        print(" ".join(cmd), flush=True)
-        subprocess.run(cmd, check=False)
+        for modes in args.modes.split(",") if per_mode else [args.modes]:
+            cmd = ["gemmtune", "sweep", "--model", model, "--tokens", args.tokens, "--mode", modes,
+                   "--space", args.space.format(mode=modes), "--retime-top", "5", "--out", args.out, "--quiet"]
+            print(" ".join(cmd), flush=True)
+            subprocess.run(cmd, check=False)
 
 
 def roofline_tflops(problem: Problem) -> float:
@@ -123,7 +128,7 @@ def main() -> None:
     r.add_argument("--models", default=",".join(MODELS))
     r.add_argument("--tokens", default="4096,16384")
     r.add_argument("--modes", default="fwd,dx,dw")
-    r.add_argument("--space", default="benchmarks/spaces/suite.toml")
+    r.add_argument("--space", default="benchmarks/spaces/suite-{mode}.toml")
     s = sub.add_parser("summarize")
     s.add_argument("--results", default="results/h200")
     s.add_argument("--tokens", default="4096,16384")

@@ -4,6 +4,8 @@ Triton reads TRITON_INTERPRET when each `@triton.jit` is applied, its own standa
 (`tl.cdiv`, `tl.cumsum`, … are jit functions made when `triton.language` is first imported). So the choice
 is made here, when gemmtune is imported, before anything imports triton: with no CUDA GPU visible,
 TRITON_INTERPRET=1 is set, since the interpreter is then the only way to run the kernels at all.
+TRITON_INTERPRET=0 set explicitly keeps the compiler without a GPU, for compile-only use
+(benchmarks/sass_report.py); launches then fail.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ def _interpreter_requested() -> bool:
 def _configure() -> str:
     import torch
 
-    if not _interpreter_requested() and torch.cuda.is_available():
+    if not _interpreter_requested() and (torch.cuda.is_available() or os.environ.get("TRITON_INTERPRET") == "0"):
         return "cuda"
     if "triton.language" in sys.modules and not _interpreter_requested():
         # Too late to switch triton's own jit functions to the interpreter; kernels would fail on launch.

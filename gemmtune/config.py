@@ -69,7 +69,8 @@ class KernelConfig:
             tma.append("store")
         if tma:
             parts.append(f"tma[{','.join(tma)}]")
-        flags = [name for name in ("pregather", "flatten", "warp_specialize", "fuse_mul_post") if getattr(self, name)]
+        flags = ("pregather", "half_tail", "flatten", "warp_specialize", "fuse_mul_post")
+        flags = [name for name in flags if getattr(self, name, False)]
         return " ".join(parts + flags)
 
     def to_dict(self) -> dict:
@@ -91,20 +92,33 @@ class KernelConfig:
 
 @dataclass(frozen=True)
 class KernelConfigForward(KernelConfig):
-    """Forward: Y = X · W[e]ᵀ. TMA may load W (E, N, K) and X (M·topk, K; when gathered, only with pregather)."""
+    """Forward: Y = X · W[e]ᵀ. TMA may load W (E, N, K) and X (M·topk, K; when gathered, only with pregather).
+
+    half_tail: an expert's last M block that holds at most BLOCK_SIZE_M/2 rows runs as a tile of
+    BLOCK_SIZE_M/2 rows instead of a padded full one. With ragged experts the padding is large: at 4096 tokens
+    Llama-4-Scout's 16 experts get about 256 ± 16 rows each, so 128-row tiles compute 20 % padding rows,
+    half tails 11 % (gemmtune.routing, uniform). Needs BLOCK_SIZE_M ≥ 32 (a half tile has at least tl.dot's 16
+    rows) and is pruned with flatten. Measured on the H200 suite: within ±2 % of the best config without it on
+    most shapes (docs/perf-notes.md, entry 7), so it is off in the shipped spaces.
+    """
 
     use_tma_load_w: bool = False
     use_tma_load_x: bool = False
+    half_tail: bool = False
 
     mode: ClassVar[str] = "fwd"
 
 
 @dataclass(frozen=True)
 class KernelConfigBackward_dX(KernelConfig):
-    """dX = dY · W[e]. TMA may load dY (M·topk, N; when gathered, only with pregather) and W (E, N, K)."""
+    """dX = dY · W[e]. TMA may load dY (M·topk, N; when gathered, only with pregather) and W (E, N, K).
+
+    half_tail: as in KernelConfigForward (dX tiles M the same way).
+    """
 
     use_tma_load_dy: bool = False
     use_tma_load_w: bool = False
+    half_tail: bool = False
 
     mode: ClassVar[str] = "dx"
 

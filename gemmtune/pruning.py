@@ -3,8 +3,11 @@
 Each rule takes a config and returns the reason it is pruned, or None. A config is pruned by the first rule
 that fires, in the order of RULES; every pruned config keeps its rule and reason.
 
-- mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one).
-- device: TMA and warp specialization need compute capability ≥ 9.0 (Hopper).
+- mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one;
+  half_tail needs 32-row blocks and does nothing with flatten).
+- device: TMA needs compute capability ≥ 9.0 (Hopper); warp specialization ≥ 10.0 (Triton 3.6's
+  `tl.range(warp_specialize=True)` docstring: Blackwell only; compiled for sm_90 the kernel is the same
+  with and without it, checked with benchmarks/sass_report.py).
 - tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
   cuTensorMapEncodeTiled: globalStrides multiple of 16).
 - shared_memory: the software pipeline holds num_stages copies of both operand tiles in shared memory;
@@ -60,7 +63,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
 
     num_stages buffers of both operand tiles (Triton's software pipeliner on Hopper keeps one buffer per
     stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
-    tile when it is staged for a TMA store, one more output tile when the loop is flattened, plus one
+    tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
+    tile when the loop is flattened, plus one
     8-byte mbarrier per stage when TMA loads complete on barriers, and for dW the int32 gather indices of
     one M block. Checked against Triton 3.6's report for every config of the default space on the H200
     (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
@@ -71,6 +75,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # A TMA store stages the output tile; a flattened loop keeps the epilogue's layout-conversion scratch
     # (at most one output tile, measured 1/4 to 1/2 of it) live beside the pipeline buffers.
     staged_output = output_tile * (int(config.use_tma_store) + int(config.flatten))
+    if config.use_tma_store and getattr(config, "half_tail", False):
+        staged_output += output_tile // 2  # the half tile's store has its own buffer (sass_report: exact)
     tma_loads = any(getattr(config, name) for name in config.tma_load_fields())
     barriers = MBARRIER_BYTES * config.num_stages if tma_loads else 0
     # dW carries each M block's int32 gather indices across iterations through shared memory.
@@ -94,7 +100,8 @@ SCATTERED_STORES = {"fwd": [("use_tma_store", "permute_y")], "dx": [("use_tma_st
 
 def mode_rule(config: KernelConfig) -> str | None:
     """Combinations the mode's kernel refuses: TMA on a gathered operand (unless pregathered) or a scattered
-    one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand."""
+    one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand,
+    half_tail below 32-row blocks or with flatten."""
     if config.permute_x and config.permute_y:
         return "permute_x and permute_y cannot both be set"
     if config.fuse_mul_post and config.mode != "fwd":
@@ -118,6 +125,11 @@ def mode_rule(config: KernelConfig) -> str | None:
             return f"{flag} with {permutation}: TMA moves whole tiles and cannot scatter rows"
     if config.mode == "dw" and config.use_tma_store and config.SPLIT_M > 1:
         return "use_tma_store with SPLIT_M > 1: dW adds partial sums with fp32 atomics, not a TMA store"
+    if getattr(config, "half_tail", False) and config.BLOCK_SIZE_M < 32:
+        return f"half_tail with BLOCK_SIZE_M = {config.BLOCK_SIZE_M}: a half tile needs 16 rows (tl.dot's minimum)"
+    if getattr(config, "half_tail", False) and config.flatten:
+        # Compiled for sm_90, the kernel is the one without flatten (benchmarks/sass_report.py).
+        return "half_tail with flatten: Triton 3.6 does not flatten the tile loop around two tile shapes"
     return None
 
 
@@ -125,8 +137,8 @@ def device_rule(config: KernelConfig, device: DeviceProperties) -> str | None:
     cc = ".".join(map(str, device.compute_capability))
     if config.uses_tma and not device.has_tma:
         return f"TMA needs compute capability >= 9.0, {device.name} has {cc}"
-    if config.warp_specialize and not device.has_tma:
-        return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
+    if config.warp_specialize and device.compute_capability < (10, 0):
+        return f"warp specialization needs compute capability >= 10.0 in Triton 3.6, {device.name} has {cc}"
     return None
 
 

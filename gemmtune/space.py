@@ -22,7 +22,7 @@ PROBLEM_FIELDS = ("permute_x", "permute_y")
 TUNABLE_FIELDS = sorted(
     {name for cls in CONFIG_CLASSES.values() for name in cls.field_names()} - set(PROBLEM_FIELDS)
 )
-BOOL_FIELDS = {"flatten", "warp_specialize", "fuse_mul_post", "pregather"} | {name for name in TUNABLE_FIELDS if name.startswith("use_tma")}
+BOOL_FIELDS = {"flatten", "warp_specialize", "fuse_mul_post", "pregather", "half_tail"} | {name for name in TUNABLE_FIELDS if name.startswith("use_tma")}
 
 
 class SpaceError(ValueError):

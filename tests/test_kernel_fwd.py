@@ -71,6 +71,25 @@ def test_forward_pregather_reads_the_gathered_x_by_tma(tma):
     assert err <= TOLERANCE["bf16"], err
 
 
+@pytest.mark.parametrize("permute, knobs", [
+    ("x", {}),
+    ("y", dict(fuse_mul_post=True)),
+    ("none", dict(use_tma_load_x=True, use_tma_load_w=True, use_tma_store=True)),
+    ("x", dict(use_tma_load_x=True, pregather=True, use_tma_store=True)),
+])
+def test_forward_half_tail(permute, knobs):
+    # 32-row blocks, halves of 16: m_sizes [12, 0, 24, 40, 44] give a lone half tile (12), a full tile
+    # with a half tail (40 = 32 + 8), tails just over a half (24, 44 = 32 + 12) and an empty expert.
+    pairs = [(0, 3)] * 12 + [(2, 4)] * 20 + [(3, 4)] * 24 + [(2, 3)] * 4
+    routing = sort_by_expert(torch.tensor(pairs), 5)
+    assert routing.m_sizes.tolist() == [12, 0, 24, 40, 44]
+    problem = Problem("fwd", 5, 60, 40, 48, 2, "bf16", permute)
+    config = KernelConfigForward(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=16, half_tail=True,
+                                 permute_x=problem.permute_x, permute_y=problem.permute_y, **knobs)
+    err, _ = run(problem, config, routing)
+    assert err <= TOLERANCE["bf16"], err
+
+
 def test_fuse_mul_post_changes_the_result():
     problem = Problem("fwd", 4, 16, 32, 32, 2, "fp32", "y")
     plain = KernelConfigForward(BLOCK_SIZE_M=16, BLOCK_SIZE_N=32, BLOCK_SIZE_K=16, permute_y=True)

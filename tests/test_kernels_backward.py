@@ -86,6 +86,11 @@ DX_CASES = [
     # pregather: dY gathered into expert order ahead of the kernel, then read by TMA, N tail
     pytest.param(40, 48, "bf16", "y", "empty_middle", blocks(16, 16, 32, use_tma_load_dy=True, pregather=True),
         id="pregather-dy"),
+    # half_tail on 32-row blocks (m_sizes [18, 20, 0, 10]: tails of 18, 20 and 10 rows, the last a half tile)
+    pytest.param(40, 48, "bf16", "x", "empty_middle", blocks(32, 16, 16, half_tail=True), id="half_tail-permute_x"),
+    # half_tail with every TMA flag: the half tile has its own dY and dX descriptors
+    pytest.param(40, 48, "bf16", "none", "empty_middle", blocks(32, 16, 32, half_tail=True, **TMA_DX),
+        id="half_tail-tma-all"),
 ]
 
 

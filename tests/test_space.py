@@ -157,6 +157,23 @@ def test_tma_needs_hopper_and_aligned_rows():
     assert _first_rule(config, Problem("fwd", 8, 64, 128, 2880, 2)) is None  # 5760 B rows
 
 
+def test_warp_specialization_is_pruned_before_blackwell():
+    config = KernelConfigForward(warp_specialize=True)
+    assert _first_rule(config, device=preset("h100")) == "device"
+    assert _first_rule(config, device=preset("b200")) is None
+
+
+def test_half_tail_rules_and_its_staged_store():
+    assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=16, half_tail=True)) == "mode"
+    assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=128, half_tail=True, flatten=True)) == "mode"
+    assert _first_rule(KernelConfigBackward_dX(BLOCK_SIZE_M=128, half_tail=True)) is None
+    # The half tile's TMA store stages its own buffer: Triton reported 245,784 B for this config on sm_90.
+    config = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, num_stages=3,
+                                 use_tma_load_w=True, use_tma_store=True, half_tail=True)
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 128 * 256 * 2 * 3 // 2 + 3 * 8
+    assert _first_rule(config) == "shared_memory"
+
+
 def test_problem_size_rule():
     small = Problem("fwd", 4, 16, 40, 48, 2)  # 32 rows, N 40 → 64, K 48 → 64
     assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=64), small) == "problem_size"

@@ -108,8 +108,9 @@ def grouped_gemm_dW_kernel(
         if PERMUTE_X or PERMUTE_Y:
             # The gather indices of each M block are loaded one iteration ahead: rows whose address comes
             # from a load in the same iteration keep Triton's pipeliner to one buffer in flight.
+            # Masked: an empty last expert's row_start is the row count itself, one past the array.
             offs_first = m_block_start * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-            next_pairs = tl.load(gather_indices_ptr + row_start + tl.where(offs_first < m_size, offs_first, 0))
+            next_pairs = tl.load(gather_indices_ptr + row_start + offs_first, mask=offs_first < m_size, other=0)
         for m_block in range(m_block_start, m_block_end):
             offs_m = m_block * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
             row_mask = offs_m < m_size

@@ -6,6 +6,7 @@ w: (E, N, K). m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.ro
 dx: (M·topk, K) in the input dtype; in token·topk order with permute_x (scattered on store through
     gather_indices; summing over topk gives the token gradient), else sorted by expert.
 grid: (min(NUM_SMS, tiles),); tiles are (expert, M block, K block), each a loop over N, fp32 accumulation.
+With half_tail, an expert's last M block that holds at most BLOCK_SIZE_M/2 rows is a BLOCK_SIZE_M/2-row tile.
 """
 
 from __future__ import annotations
@@ -28,6 +29,97 @@ from gemmtune.kernels.common import (
 
 
 @triton.jit
+def dx_tile(
+    dy_ptr,
+    w_ptr,
+    dx_ptr,
+    gather_indices_ptr,
+    dy_desc,
+    w_desc,
+    dx_desc,
+    e,
+    row_start,
+    m_size,
+    m0,
+    k0,
+    N,
+    K,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    PERMUTE_X: tl.constexpr,
+    PERMUTE_Y: tl.constexpr,
+    USE_TMA_LOAD_DY: tl.constexpr,
+    USE_TMA_LOAD_W: tl.constexpr,
+    USE_TMA_STORE: tl.constexpr,
+    EVEN_N: tl.constexpr,
+    EVEN_K: tl.constexpr,
+    DOT_FP32: tl.constexpr,
+    DOT_PRECISION: tl.constexpr,
+):
+    """One dX tile: rows m0 … m0+BLOCK_SIZE_M of expert e (those below m_size are stored), columns k0 …
+    k0+BLOCK_SIZE_K. The dY and dX descriptors' blocks have BLOCK_SIZE_M rows; None where their flag is off."""
+    offs_m = m0 + tl.arange(0, BLOCK_SIZE_M)
+    row_mask = offs_m < m_size
+    # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
+    rows = row_start + tl.where(row_mask, offs_m, 0)
+    if PERMUTE_X or PERMUTE_Y:
+        pairs = tl.load(gather_indices_ptr + rows)
+    if PERMUTE_Y:
+        dy_row = pairs
+    else:
+        dy_row = rows
+    offs_k = k0 + tl.arange(0, BLOCK_SIZE_K)
+    k_mask = offs_k < K
+    offs_n = tl.arange(0, BLOCK_SIZE_N)
+    dy_ptrs = dy_ptr + dy_row.to(tl.int64)[:, None] * N + offs_n[None, :]
+    # Columns past K are masked, not clamped: a clamped index hides the contiguity along K from the
+    # compiler, which then loads W one element at a time (measured 8x slower on the H200).
+    w_ptrs = w_ptr + (e.to(tl.int64) * N + offs_n)[:, None] * K + offs_k[None, :]
+
+    acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_K), dtype=tl.float32)
+    for n_tile in range(0, tl.cdiv(N, BLOCK_SIZE_N)):
+        n0 = n_tile * BLOCK_SIZE_N
+        if USE_TMA_LOAD_DY:
+            dy = dy_desc.load([row_start + m0, n0])
+        elif EVEN_N:
+            dy = tl.load(dy_ptrs)
+        else:
+            dy = tl.load(dy_ptrs, mask=(n0 + offs_n < N)[None, :], other=0.0)
+        if USE_TMA_LOAD_W:
+            w = w_desc.load([e * N + n0, k0])
+        elif EVEN_N and EVEN_K:
+            w = tl.load(w_ptrs)
+        else:
+            # Rows masked rather than relying on dY's zeros: past the last expert's row N lies no memory.
+            w = tl.load(w_ptrs, mask=(n0 + offs_n < N)[:, None] & k_mask[None, :], other=0.0)
+        if DOT_FP32:
+            dy = dy.to(tl.float32)
+            w = w.to(tl.float32)
+        acc = tl.dot(dy, w, acc, input_precision=DOT_PRECISION)
+        dy_ptrs += BLOCK_SIZE_N
+        w_ptrs += BLOCK_SIZE_N * K
+
+    if PERMUTE_X:
+        dst = pairs
+    else:
+        dst = rows
+    dx = acc.to(dx_ptr.dtype.element_ty)
+    dx_ptrs = dx_ptr + dst.to(tl.int64)[:, None] * K + offs_k[None, :]
+    store_mask = row_mask[:, None] & k_mask[None, :]
+    if USE_TMA_STORE:
+        # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA
+        # (which clips the columns past K itself), partial ones through the masked store. No else
+        # branch: Triton 3.6's loop flattening (flatten=True) fails to compile an if/else holding it.
+        full_tile = m0 + BLOCK_SIZE_M <= m_size
+        if full_tile:
+            dx_desc.store([row_start + m0, k0], dx)
+        tl.store(dx_ptrs, dx, mask=store_mask & ~full_tile)
+    else:
+        tl.store(dx_ptrs, dx, mask=store_mask)
+
+
+@triton.jit
 def grouped_gemm_dX_kernel(
     dy_ptr,
     w_ptr,
@@ -44,6 +136,7 @@ def grouped_gemm_dX_kernel(
     BLOCK_SIZE_N: tl.constexpr,
     BLOCK_SIZE_K: tl.constexpr,
     GROUP_SIZE_M: tl.constexpr,
+    HALF_TAIL: tl.constexpr,
     PERMUTE_X: tl.constexpr,
     PERMUTE_Y: tl.constexpr,
     USE_TMA_LOAD_DY: tl.constexpr,
@@ -61,9 +154,18 @@ def grouped_gemm_dX_kernel(
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_tiles(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_k_tiles
     )
+    HALF_M: tl.constexpr = BLOCK_SIZE_M // 2
+    # Descriptors of the operands TMA moves; the others stay None.
+    dy_desc = None
+    dy_half_desc = None
+    w_desc = None
+    dx_desc = None
+    dx_half_desc = None
     if USE_TMA_LOAD_DY:
         # Columns past N are zero-filled by TMA: they meet the rows of W past N (see below).
         dy_desc = tl.make_tensor_descriptor(dy_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+        if HALF_TAIL:
+            dy_half_desc = tl.make_tensor_descriptor(dy_ptr, [total_rows, N], [N, 1], [HALF_M, BLOCK_SIZE_N])
     if USE_TMA_LOAD_W:
         # W as (E·N, K): a block past row N of expert e reads expert e+1's rows (zeros past the last
         # expert). They are multiplied by the columns of dY past N, which are exactly zero (masked loads
@@ -71,68 +173,23 @@ def grouped_gemm_dX_kernel(
         w_desc = tl.make_tensor_descriptor(w_ptr, [NUM_EXPERTS * N, K], [K, 1], [BLOCK_SIZE_N, BLOCK_SIZE_K])
     if USE_TMA_STORE:
         dx_desc = tl.make_tensor_descriptor(dx_ptr, [total_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+        if HALF_TAIL:
+            dx_half_desc = tl.make_tensor_descriptor(dx_ptr, [total_rows, K], [K, 1], [HALF_M, BLOCK_SIZE_K])
 
     for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
         e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
         pid_m, pid_k = swizzle_tile(local, tl.cdiv(m_size, BLOCK_SIZE_M), num_k_tiles, GROUP_SIZE_M)
-
-        offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-        row_mask = offs_m < m_size
-        # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
-        rows = row_start + tl.where(row_mask, offs_m, 0)
-        if PERMUTE_X or PERMUTE_Y:
-            pairs = tl.load(gather_indices_ptr + rows)
-        if PERMUTE_Y:
-            dy_row = pairs
+        m0 = pid_m * BLOCK_SIZE_M
+        k0 = pid_k * BLOCK_SIZE_K
+        if HALF_TAIL and m_size - m0 <= HALF_M:
+            # An expert's last M block with at most half its rows: a half-height tile, not half padding.
+            dx_tile(dy_ptr, w_ptr, dx_ptr, gather_indices_ptr, dy_half_desc, w_desc, dx_half_desc, e, row_start,
+                    m_size, m0, k0, N, K, HALF_M, BLOCK_SIZE_N, BLOCK_SIZE_K, PERMUTE_X, PERMUTE_Y,
+                    USE_TMA_LOAD_DY, USE_TMA_LOAD_W, USE_TMA_STORE, EVEN_N, EVEN_K, DOT_FP32, DOT_PRECISION)
         else:
-            dy_row = rows
-        offs_k = pid_k * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
-        k_mask = offs_k < K
-        offs_n = tl.arange(0, BLOCK_SIZE_N)
-        dy_ptrs = dy_ptr + dy_row.to(tl.int64)[:, None] * N + offs_n[None, :]
-        # Columns past K are masked, not clamped: a clamped index hides the contiguity along K from the
-        # compiler, which then loads W one element at a time (measured 8x slower on the H200).
-        w_ptrs = w_ptr + (e.to(tl.int64) * N + offs_n)[:, None] * K + offs_k[None, :]
-
-        acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_K), dtype=tl.float32)
-        for n_tile in range(0, tl.cdiv(N, BLOCK_SIZE_N)):
-            n0 = n_tile * BLOCK_SIZE_N
-            if USE_TMA_LOAD_DY:
-                dy = dy_desc.load([row_start + pid_m * BLOCK_SIZE_M, n0])
-            elif EVEN_N:
-                dy = tl.load(dy_ptrs)
-            else:
-                dy = tl.load(dy_ptrs, mask=(n0 + offs_n < N)[None, :], other=0.0)
-            if USE_TMA_LOAD_W:
-                w = w_desc.load([e * N + n0, pid_k * BLOCK_SIZE_K])
-            elif EVEN_N and EVEN_K:
-                w = tl.load(w_ptrs)
-            else:
-                # Rows masked rather than relying on dY's zeros: past the last expert's row N lies no memory.
-                w = tl.load(w_ptrs, mask=(n0 + offs_n < N)[:, None] & k_mask[None, :], other=0.0)
-            if DOT_FP32:
-                dy = dy.to(tl.float32)
-                w = w.to(tl.float32)
-            acc = tl.dot(dy, w, acc, input_precision=DOT_PRECISION)
-            dy_ptrs += BLOCK_SIZE_N
-            w_ptrs += BLOCK_SIZE_N * K
-
-        if PERMUTE_X:
-            dst = pairs
-        else:
-            dst = rows
-        dx = acc.to(dx_ptr.dtype.element_ty)
-        dx_ptrs = dx_ptr + dst.to(tl.int64)[:, None] * K + offs_k[None, :]
-        store_mask = row_mask[:, None] & k_mask[None, :]
-        if USE_TMA_STORE:
-            # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA
-            # (which clips the columns past K itself), partial ones through the masked store. No else
-            # branch: Triton 3.6's loop flattening (flatten=True) fails to compile an if/else holding it.
-            if (pid_m + 1) * BLOCK_SIZE_M <= m_size:
-                dx_desc.store([row_start + pid_m * BLOCK_SIZE_M, pid_k * BLOCK_SIZE_K], dx)
-            tl.store(dx_ptrs, dx, mask=store_mask & ((pid_m + 1) * BLOCK_SIZE_M > m_size))
-        else:
-            tl.store(dx_ptrs, dx, mask=store_mask)
+            dx_tile(dy_ptr, w_ptr, dx_ptr, gather_indices_ptr, dy_desc, w_desc, dx_desc, e, row_start, m_size,
+                    m0, k0, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, PERMUTE_X, PERMUTE_Y,
+                    USE_TMA_LOAD_DY, USE_TMA_LOAD_W, USE_TMA_STORE, EVEN_N, EVEN_K, DOT_FP32, DOT_PRECISION)
 
 
 def grouped_gemm_dX(
@@ -182,6 +239,7 @@ def grouped_gemm_dX(
         USE_TMA_LOAD_W=config.use_tma_load_w,
         EVEN_N=N % config.BLOCK_SIZE_N == 0,
         EVEN_K=K % config.BLOCK_SIZE_K == 0,
+        HALF_TAIL=config.half_tail,
         **shared_meta(config, E, dy.dtype),
     )
     return dx, compiled

@@ -5,7 +5,8 @@ x: (M, K) in token order with permute_x (rows gathered on load through gather_in
 w: (E, N, K). m_sizes: (E,) int32. gather_indices: (M·topk,) int32 (gemmtune.routing).
 y: (M·topk, N) in the input dtype; in token·topk order with permute_y (scattered on store through
    gather_indices, each row times topk_weights with fuse_mul_post), else sorted by expert.
-grid: (min(NUM_SMS, tiles),); tiles are (expert, M block, N block), fp32 accumulation.
+grid: (min(NUM_SMS, tiles),); tiles are (expert, M block, N block), fp32 accumulation. With half_tail, an
+expert's last M block that holds at most BLOCK_SIZE_M/2 rows is computed as a BLOCK_SIZE_M/2-row tile.
 """
 
 from __future__ import annotations
@@ -28,6 +29,98 @@ from gemmtune.kernels.common import (
 
 
 @triton.jit
+def forward_tile(
+    x_ptr,
+    w_ptr,
+    y_ptr,
+    gather_indices_ptr,
+    topk_weights_ptr,
+    x_desc,
+    w_desc,
+    y_desc,
+    e,
+    row_start,
+    m_size,
+    m0,
+    n0,
+    N,
+    K,
+    TOPK: tl.constexpr,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    PERMUTE_X: tl.constexpr,
+    PERMUTE_Y: tl.constexpr,
+    FUSE_MUL_POST: tl.constexpr,
+    USE_TMA_LOAD_X: tl.constexpr,
+    USE_TMA_LOAD_W: tl.constexpr,
+    USE_TMA_STORE: tl.constexpr,
+    EVEN_K: tl.constexpr,
+    DOT_FP32: tl.constexpr,
+    DOT_PRECISION: tl.constexpr,
+):
+    """One output tile: rows m0 … m0+BLOCK_SIZE_M of expert e (those below m_size are stored), columns n0 …
+    n0+BLOCK_SIZE_N. The descriptors' blocks are (BLOCK_SIZE_M or BLOCK_SIZE_N, BLOCK_SIZE_K) and
+    (BLOCK_SIZE_M, BLOCK_SIZE_N); None where their flag is off."""
+    offs_m = m0 + tl.arange(0, BLOCK_SIZE_M)
+    row_mask = offs_m < m_size
+    # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
+    rows = row_start + tl.where(row_mask, offs_m, 0)
+    if PERMUTE_X or PERMUTE_Y:
+        pairs = tl.load(gather_indices_ptr + rows)
+    if PERMUTE_X:
+        x_row = pairs // TOPK
+    else:
+        x_row = rows
+    offs_n = n0 + tl.arange(0, BLOCK_SIZE_N)
+    n_mask = offs_n < N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    x_ptrs = x_ptr + x_row.to(tl.int64)[:, None] * K + offs_k[None, :]
+    w_ptrs = w_ptr + (e.to(tl.int64) * N + tl.where(n_mask, offs_n, 0))[:, None] * K + offs_k[None, :]
+
+    acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k_tile in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        k0 = k_tile * BLOCK_SIZE_K
+        if USE_TMA_LOAD_X:
+            x = x_desc.load([row_start + m0, k0])
+        elif EVEN_K:
+            x = tl.load(x_ptrs)
+        else:
+            x = tl.load(x_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
+        if USE_TMA_LOAD_W:
+            w = w_desc.load([e * N + n0, k0])
+        elif EVEN_K:
+            w = tl.load(w_ptrs)
+        else:
+            w = tl.load(w_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
+        if DOT_FP32:
+            x = x.to(tl.float32)
+            w = w.to(tl.float32)
+        acc = tl.dot(x, w.T, acc, input_precision=DOT_PRECISION)
+        x_ptrs += BLOCK_SIZE_K
+        w_ptrs += BLOCK_SIZE_K
+
+    if PERMUTE_Y:
+        dst = pairs
+    else:
+        dst = rows
+    if FUSE_MUL_POST:
+        acc *= tl.load(topk_weights_ptr + dst).to(tl.float32)[:, None]
+    y = acc.to(y_ptr.dtype.element_ty)
+    y_ptrs = y_ptr + dst.to(tl.int64)[:, None] * N + offs_n[None, :]
+    store_mask = row_mask[:, None] & n_mask[None, :]
+    if USE_TMA_STORE:
+        # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA, the
+        # last one by a masked store. (No if/else: Triton 3.6 cannot flatten loops around one.)
+        full_tile = m0 + BLOCK_SIZE_M <= m_size
+        if full_tile:
+            y_desc.store([row_start + m0, n0], y)
+        tl.store(y_ptrs, y, mask=store_mask & ~full_tile)
+    else:
+        tl.store(y_ptrs, y, mask=store_mask)
+
+
+@triton.jit
 def grouped_gemm_forward_kernel(
     x_ptr,
     w_ptr,
@@ -47,6 +140,7 @@ def grouped_gemm_forward_kernel(
     BLOCK_SIZE_N: tl.constexpr,
     BLOCK_SIZE_K: tl.constexpr,
     GROUP_SIZE_M: tl.constexpr,
+    HALF_TAIL: tl.constexpr,
     PERMUTE_X: tl.constexpr,
     PERMUTE_Y: tl.constexpr,
     FUSE_MUL_POST: tl.constexpr,
@@ -64,75 +158,42 @@ def grouped_gemm_forward_kernel(
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_tiles(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles
     )
+    HALF_M: tl.constexpr = BLOCK_SIZE_M // 2
+    # Descriptors of the operands TMA moves; the others stay None.
+    x_desc = None
+    x_half_desc = None
+    w_desc = None
+    y_desc = None
+    y_half_desc = None
     if USE_TMA_LOAD_X:
         x_desc = tl.make_tensor_descriptor(x_ptr, [x_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+        if HALF_TAIL:
+            x_half_desc = tl.make_tensor_descriptor(x_ptr, [x_rows, K], [K, 1], [HALF_M, BLOCK_SIZE_K])
     if USE_TMA_LOAD_W:
         # W as (E·N, K): a tile past row N of expert e reads expert e+1, and lands only in columns ≥ N,
         # which the store masks off.
         w_desc = tl.make_tensor_descriptor(w_ptr, [NUM_EXPERTS * N, K], [K, 1], [BLOCK_SIZE_N, BLOCK_SIZE_K])
     if USE_TMA_STORE:
         y_desc = tl.make_tensor_descriptor(y_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+        if HALF_TAIL:
+            y_half_desc = tl.make_tensor_descriptor(y_ptr, [total_rows, N], [N, 1], [HALF_M, BLOCK_SIZE_N])
 
     for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
         e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
         pid_m, pid_n = swizzle_tile(local, tl.cdiv(m_size, BLOCK_SIZE_M), num_n_tiles, GROUP_SIZE_M)
-
-        offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-        row_mask = offs_m < m_size
-        # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
-        rows = row_start + tl.where(row_mask, offs_m, 0)
-        if PERMUTE_X or PERMUTE_Y:
-            pairs = tl.load(gather_indices_ptr + rows)
-        if PERMUTE_X:
-            x_row = pairs // TOPK
+        m0 = pid_m * BLOCK_SIZE_M
+        n0 = pid_n * BLOCK_SIZE_N
+        if HALF_TAIL and m_size - m0 <= HALF_M:
+            # An expert's last M block with at most half its rows: a half-height tile, not half padding.
+            forward_tile(x_ptr, w_ptr, y_ptr, gather_indices_ptr, topk_weights_ptr, x_half_desc, w_desc,
+                         y_half_desc, e, row_start, m_size, m0, n0, N, K, TOPK, HALF_M, BLOCK_SIZE_N,
+                         BLOCK_SIZE_K, PERMUTE_X, PERMUTE_Y, FUSE_MUL_POST, USE_TMA_LOAD_X, USE_TMA_LOAD_W,
+                         USE_TMA_STORE, EVEN_K, DOT_FP32, DOT_PRECISION)
         else:
-            x_row = rows
-        offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-        n_mask = offs_n < N
-        offs_k = tl.arange(0, BLOCK_SIZE_K)
-        x_ptrs = x_ptr + x_row.to(tl.int64)[:, None] * K + offs_k[None, :]
-        w_ptrs = w_ptr + (e.to(tl.int64) * N + tl.where(n_mask, offs_n, 0))[:, None] * K + offs_k[None, :]
-
-        acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-        for k_tile in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
-            k0 = k_tile * BLOCK_SIZE_K
-            if USE_TMA_LOAD_X:
-                x = x_desc.load([row_start + pid_m * BLOCK_SIZE_M, k0])
-            elif EVEN_K:
-                x = tl.load(x_ptrs)
-            else:
-                x = tl.load(x_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
-            if USE_TMA_LOAD_W:
-                w = w_desc.load([e * N + pid_n * BLOCK_SIZE_N, k0])
-            elif EVEN_K:
-                w = tl.load(w_ptrs)
-            else:
-                w = tl.load(w_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
-            if DOT_FP32:
-                x = x.to(tl.float32)
-                w = w.to(tl.float32)
-            acc = tl.dot(x, w.T, acc, input_precision=DOT_PRECISION)
-            x_ptrs += BLOCK_SIZE_K
-            w_ptrs += BLOCK_SIZE_K
-
-        if PERMUTE_Y:
-            dst = pairs
-        else:
-            dst = rows
-        if FUSE_MUL_POST:
-            acc *= tl.load(topk_weights_ptr + dst).to(tl.float32)[:, None]
-        y = acc.to(y_ptr.dtype.element_ty)
-        y_ptrs = y_ptr + dst.to(tl.int64)[:, None] * N + offs_n[None, :]
-        store_mask = row_mask[:, None] & n_mask[None, :]
-        if USE_TMA_STORE:
-            # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA, the
-            # last one by a masked store. (No if/else: Triton 3.6 cannot flatten loops around one.)
-            full_tile = (pid_m + 1) * BLOCK_SIZE_M <= m_size
-            if full_tile:
-                y_desc.store([row_start + pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N], y)
-            tl.store(y_ptrs, y, mask=store_mask & ~full_tile)
-        else:
-            tl.store(y_ptrs, y, mask=store_mask)
+            forward_tile(x_ptr, w_ptr, y_ptr, gather_indices_ptr, topk_weights_ptr, x_desc, w_desc, y_desc, e,
+                         row_start, m_size, m0, n0, N, K, TOPK, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K,
+                         PERMUTE_X, PERMUTE_Y, FUSE_MUL_POST, USE_TMA_LOAD_X, USE_TMA_LOAD_W, USE_TMA_STORE,
+                         EVEN_K, DOT_FP32, DOT_PRECISION)
 
 
 def grouped_gemm_forward(
@@ -187,6 +248,7 @@ def grouped_gemm_forward(
         USE_TMA_LOAD_X=config.use_tma_load_x,
         USE_TMA_LOAD_W=config.use_tma_load_w,
         EVEN_K=K % config.BLOCK_SIZE_K == 0,
+        HALF_TAIL=config.half_tail,
         **shared_meta(config, E, x.dtype),
     )
     return y, compiled

@@ -1,0 +1,73 @@
+"""What one knob is worth: per problem of a results file, the best config with each of the knob's values.
+
+    python benchmarks/lever_effect.py results/h200/x.parquet --knob half_tail --knob use_tma_store
+
+For each problem (mode, gemm, E, M, N, K) and knob: the best `ok` config's TF/s among configs with the
+knob at each value, and the ratio of the best with the knob set (True, or above 1) to the best without.
+Configs of one sweep only, so both sides were timed in the same run against the same torch baselines.
+`stages` says how each side's best was timed (screen or retime: the short screen reads 2-3 % faster than
+the re-time of the same config on the H200, results/h200 model sweeps).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
+from gemmtune.results import read_results
+
+PROBLEM = ["mode", "gemm", "E", "M", "N", "K"]
+
+
+def lever_table(df: pd.DataFrame, knob: str) -> pd.DataFrame:
+    """One row per problem: best TF/s with the knob off (False or 1) and on (any other value), and on / off.
+
+    Raises KeyError when the knob is not a column of the results.
+    """
+    ok = df[df["status"] == "ok"].dropna(subset=[knob])
+    # Bool knobs read back as object columns where other modes hold None: look at the values themselves.
+    off_value = False if all(isinstance(v, (bool, np.bool_)) for v in ok[knob]) else 1
+    rows = []
+    for key, group in ok.groupby(PROBLEM, sort=False):
+        off_rows, on_rows = group[group[knob] == off_value], group[group[knob] != off_value]
+        if on_rows.empty or off_rows.empty:
+            continue
+        best_off, best_on = off_rows.loc[off_rows["tflops"].idxmax()], on_rows.loc[on_rows["tflops"].idxmax()]
+        rows.append({**dict(zip(PROBLEM, key)), "knob": knob, "off_tflops": best_off["tflops"],
+                     "on_tflops": best_on["tflops"], "ratio": best_on["tflops"] / best_off["tflops"],
+                     "stages": f"{best_off['timing_stage']}/{best_on['timing_stage']}", "best_on": best_on["config"],
+                     "best": group.loc[group["tflops"].idxmax(), "config"],
+                     "speedup": group["speedup"].max()})
+    return pd.DataFrame(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--knob", action="append", required=True)
+    parser.add_argument("--csv", type=Path, help="also write the table here")
+    args = parser.parse_args(argv)
+    tables = []
+    for path in args.files:
+        df, _ = read_results(path)
+        for knob in args.knob:
+            if knob in df.columns:
+                tables.append(lever_table(df, knob))
+    table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    if table.empty:
+        print("no problem has configs with both values of these knobs")
+        return 1
+    with pd.option_context("display.width", 250, "display.max_columns", 20, "display.max_colwidth", 70):
+        print(table.drop(columns=["E", "N", "K"]).round(3).to_string(index=False))
+    if args.csv:
+        table.to_csv(args.csv, index=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
