@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
-from gemmtune.results import read_results
+from gemmtune.results import ok_rows, read_results
 
 PROBLEM = ["mode", "gemm", "E", "M", "N", "K"]
 
@@ -29,7 +29,7 @@ def lever_table(df: pd.DataFrame, knob: str) -> pd.DataFrame:
 
     Raises KeyError when the knob is not a column of the results.
     """
-    ok = df[df["status"] == "ok"].dropna(subset=[knob])
+    ok = ok_rows(df).dropna(subset=[knob])
     # Bool knobs read back as object columns where other modes hold None: look at the values themselves.
     off_value = False if all(isinstance(v, (bool, np.bool_)) for v in ok[knob]) else 1
     rows = []

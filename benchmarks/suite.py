@@ -28,7 +28,7 @@ import pandas as pd
 
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
 from gemmtune.problem import Problem
-from gemmtune.results import read_results, best_per_problem
+from gemmtune.results import best_per_problem, read_results, sort_problems
 
 MODELS = ["mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3", "gpt-oss-20b", "llama4-scout", "olmoe-1b-7b"]
 COMPUTE_TFLOPS = 806.0
@@ -77,10 +77,8 @@ def summarize(args) -> pd.DataFrame:
                 created_at=meta["created_at"],
             ))
     suite = pd.DataFrame(rows).sort_values("created_at").drop_duplicates(["model", "gemm", "M", "mode"], keep="last")
-    order = {m: i for i, m in enumerate(MODELS)}
-    suite = suite.sort_values(["mode", "model", "gemm", "M"], key=lambda c: c.map(order) if c.name == "model" else
-                              c.map({"fwd": 0, "dx": 1, "dw": 2}) if c.name == "mode" else
-                              c.map({"gate_up": 0, "down": 1}) if c.name == "gemm" else c).reset_index(drop=True)
+    model_order = suite["model"].map({m: i for i, m in enumerate(MODELS)})
+    suite = sort_problems(suite.assign(_model=model_order), ["mode", "_model", "gemm", "M"]).drop(columns="_model")
     out = Path(args.results) / "suite.parquet"
     suite.to_parquet(out, index=False)
     table = markdown(suite)

@@ -7,6 +7,7 @@ knobs a file leaves out keep their dataclass default. permute_x and permute_y co
 
 from __future__ import annotations
 
+import collections
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,10 +121,8 @@ class PrunedSpace:
         return len(self.kept) + len(self.pruned)
 
     def counts_by_rule(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for p in self.pruned:
-            counts[p.rule] = counts.get(p.rule, 0) + 1
-        return counts
+        """Configs pruned by each rule, in the order the rules first fired."""
+        return dict(collections.Counter(p.rule for p in self.pruned))
 
 
 def get_kernel_configs(problem: Problem, device: DeviceProperties, space: SearchSpace | str = "default") -> PrunedSpace:

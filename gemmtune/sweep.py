@@ -7,6 +7,8 @@ parallel compilation and isolated GPU workers.
 
 from __future__ import annotations
 
+import collections
+
 import datetime as dt
 import platform
 import sys
@@ -46,11 +48,7 @@ class SweepPlan:
 
     def counts_by_rule(self) -> dict[str, int]:
         """Configs pruned by each rule, over all problems."""
-        counts: dict[str, int] = {}
-        for planned in self.problems:
-            for rule, n in planned.space.counts_by_rule().items():
-                counts[rule] = counts.get(rule, 0) + n
-        return counts
+        return dict(sum((collections.Counter(p.space.counts_by_rule()) for p in self.problems), collections.Counter()))
 
     def pruned_results(self) -> list[KernelResult]:
         """A 'pruned' row per pruned config (error = the rule's reason), so results files show the whole space."""

@@ -185,3 +185,23 @@ def swizzle_tile(local, num_m_tiles, num_other_tiles, GROUP_SIZE_M: tl.constexpr
     pid_m = first_m + (local % width) % group_rows
     pid_other = (local % width) // group_rows
     return pid_m, pid_other
+
+
+@triton.jit
+def store_tile(out_ptr, out_desc, tile, dst, row_mask, offs_col, col_mask, row0, col0, full_tile, row_length,
+               USE_TMA_STORE: tl.constexpr):
+    """Store an output tile into rows `dst` of a row-major output with `row_length` columns.
+
+    row_mask and col_mask say which elements are real; with USE_TMA_STORE a full tile (full_tile true: every
+    row belongs to the expert) goes through out_desc at (row0, col0), which clips columns itself, and a
+    partial one through the masked store, since TMA would overwrite the next expert's rows. (Two ifs, no
+    else: Triton 3.6 cannot flatten a loop around an if/else holding the TMA store.)
+    """
+    ptrs = out_ptr + dst.to(tl.int64)[:, None] * row_length + offs_col[None, :]
+    mask = row_mask[:, None] & col_mask[None, :]
+    if USE_TMA_STORE:
+        if full_tile:
+            out_desc.store([row0, col0], tile)
+        tl.store(ptrs, tile, mask=mask & ~full_tile)
+    else:
+        tl.store(ptrs, tile, mask=mask)

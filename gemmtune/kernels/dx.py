@@ -24,6 +24,7 @@ from gemmtune.kernels.common import (
     locate_tile,
     prepare_tma,
     shared_meta,
+    store_tile,
     swizzle_tile,
 )
 
@@ -105,18 +106,8 @@ def dx_tile(
     else:
         dst = rows
     dx = acc.to(dx_ptr.dtype.element_ty)
-    dx_ptrs = dx_ptr + dst.to(tl.int64)[:, None] * K + offs_k[None, :]
-    store_mask = row_mask[:, None] & k_mask[None, :]
-    if USE_TMA_STORE:
-        # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA
-        # (which clips the columns past K itself), partial ones through the masked store. No else
-        # branch: Triton 3.6's loop flattening (flatten=True) fails to compile an if/else holding it.
-        full_tile = m0 + BLOCK_SIZE_M <= m_size
-        if full_tile:
-            dx_desc.store([row_start + m0, k0], dx)
-        tl.store(dx_ptrs, dx, mask=store_mask & ~full_tile)
-    else:
-        tl.store(dx_ptrs, dx, mask=store_mask)
+    store_tile(dx_ptr, dx_desc, dx, dst, row_mask, offs_k, k_mask, row_start + m0, k0, m0 + BLOCK_SIZE_M <= m_size, K,
+               USE_TMA_STORE)
 
 
 @triton.jit

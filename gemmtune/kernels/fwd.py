@@ -24,6 +24,7 @@ from gemmtune.kernels.common import (
     locate_tile,
     prepare_tma,
     shared_meta,
+    store_tile,
     swizzle_tile,
 )
 
@@ -107,17 +108,8 @@ def forward_tile(
     if FUSE_MUL_POST:
         acc *= tl.load(topk_weights_ptr + dst).to(tl.float32)[:, None]
     y = acc.to(y_ptr.dtype.element_ty)
-    y_ptrs = y_ptr + dst.to(tl.int64)[:, None] * N + offs_n[None, :]
-    store_mask = row_mask[:, None] & n_mask[None, :]
-    if USE_TMA_STORE:
-        # A partial M tile would overwrite the next expert's rows: only full tiles go through TMA, the
-        # last one by a masked store. (No if/else: Triton 3.6 cannot flatten loops around one.)
-        full_tile = m0 + BLOCK_SIZE_M <= m_size
-        if full_tile:
-            y_desc.store([row_start + m0, n0], y)
-        tl.store(y_ptrs, y, mask=store_mask & ~full_tile)
-    else:
-        tl.store(y_ptrs, y, mask=store_mask)
+    store_tile(y_ptr, y_desc, y, dst, row_mask, offs_n, n_mask, row_start + m0, n0, m0 + BLOCK_SIZE_M <= m_size, N,
+               USE_TMA_STORE)
 
 
 @triton.jit
