@@ -5,9 +5,10 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
 
 - mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one;
   half_tail needs 32-row blocks and does nothing with flatten).
-- device: TMA needs compute capability ≥ 9.0 (Hopper); warp specialization ≥ 10.0 (Triton 3.6's
-  `tl.range(warp_specialize=True)` docstring: Blackwell only; compiled for sm_90 the kernel is the same
-  with and without it, checked with benchmarks/sass_report.py).
+- device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
+  kernel of gemmtune.kernels.fwd_ws, with its own limits (hopper_warp_specialize_rule); from 10.0 it is
+  Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
+  that kernel is the same with and without it, checked with benchmarks/sass_report.py).
 - tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
   cuTensorMapEncodeTiled: globalStrides multiple of 16).
 - shared_memory: the software pipeline holds num_stages copies of both operand tiles in shared memory;
@@ -30,6 +31,7 @@ from gemmtune.problem import Problem
 
 MAX_REGISTERS_PER_THREAD = 255
 MBARRIER_BYTES = 8
+WARP_SPECIALIZE_SCRATCH_BYTES = 128
 
 
 @dataclass(frozen=True)
@@ -64,11 +66,11 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     num_stages buffers of both operand tiles (Triton's software pipeliner on Hopper keeps one buffer per
     stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
-    tile when the loop is flattened, plus one
-    8-byte mbarrier per stage when TMA loads complete on barriers, and for dW the int32 gather indices of
-    one M block. Checked against Triton 3.6's report for every config of the default space on the H200
+    tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
+    (two, and 128 B of scratch, with warp specialization), and for dW the int32 gather indices of one M
+    block. Checked against Triton 3.6's report for every config of the default space on the H200
     (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
-    keeps fewer buffers for some operands.
+    keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
     """
     per_stage = sum(_tile_elements(config, tile) for tile in OPERAND_TILES[config.mode]) * element_size
     output_tile = _tile_elements(config, OUTPUT_TILE[config.mode]) * element_size
@@ -78,7 +80,10 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     if config.use_tma_store and getattr(config, "half_tail", False):
         staged_output += output_tile // 2  # the half tile's store has its own buffer (sass_report: exact)
     tma_loads = any(getattr(config, name) for name in config.tma_load_fields())
-    barriers = MBARRIER_BYTES * config.num_stages if tma_loads else 0
+    # One mbarrier per stage for TMA loads; warp specialization adds one per stage for the slot's release,
+    # and scratch for its partitions' reductions (116-124 B beyond the barriers: sass_report, 3-4 stages).
+    barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
+    barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
     # dW carries each M block's int32 gather indices across iterations through shared memory.
     indices = 4 * config.BLOCK_SIZE_M if config.mode == "dw" else 0
     return config.num_stages * per_stage + staged_output + barriers + indices
@@ -137,8 +142,26 @@ def device_rule(config: KernelConfig, device: DeviceProperties) -> str | None:
     cc = ".".join(map(str, device.compute_capability))
     if config.uses_tma and not device.has_tma:
         return f"TMA needs compute capability >= 9.0, {device.name} has {cc}"
-    if config.warp_specialize and device.compute_capability < (10, 0):
-        return f"warp specialization needs compute capability >= 10.0 in Triton 3.6, {device.name} has {cc}"
+    if config.warp_specialize and device.compute_capability < (9, 0):
+        return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
+    if config.warp_specialize and device.compute_capability[0] == 9:
+        return hopper_warp_specialize_rule(config)
+    return None
+
+
+def hopper_warp_specialize_rule(config: KernelConfig) -> str | None:
+    """What the Gluon warp-specialized Hopper kernel (gemmtune.kernels.fwd_ws) supports: the forward pass,
+    both operands by TMA (X pregathered under permute_x), whole wgmma warpgroups of 64 rows (PTX ISA:
+    wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256)."""
+    if config.mode != "fwd":
+        return "warp specialization on Hopper exists for fwd only (the Gluon kernel)"
+    if not (config.use_tma_load_x and config.use_tma_load_w):
+        return "warp specialization on Hopper needs TMA loads of X and W (pregather under permute_x)"
+    if config.half_tail or config.flatten:
+        return "warp specialization on Hopper has no half_tail or flatten"
+    if config.num_warps not in (4, 8) or config.BLOCK_SIZE_M < 64:
+        return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, BLOCK_SIZE_M "
+                f">= 64), got {config.num_warps} warps and BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
     return None
 
 

@@ -5,6 +5,8 @@
   OutOfResources; for fwd the prediction is exact.
 - Correctness at real sizes: DeepSeek-V3's gate_up weight has 256·4096·7168 = 7.5e9 elements (64-bit
   offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
+- The Gluon warp-specialized forward kernel (Hopper): the same real sizes plus empty experts, N tails, one
+  and two warpgroups, each epilogue; Triton's reported shared memory within the prediction.
 """
 
 import concurrent.futures as cf
@@ -18,7 +20,7 @@ from gemmtune.device import active_device
 from gemmtune.kernels import Launcher
 from gemmtune.engine.compile import meta_inputs
 from gemmtune.problem import Problem, make_inputs
-from gemmtune.pruning import shared_memory_bytes
+from gemmtune.pruning import prune, shared_memory_bytes
 from gemmtune.reference import TOLERANCE, reference
 from gemmtune.runner import check_output
 from gemmtune.space import get_kernel_configs
@@ -74,3 +76,36 @@ def test_real_sizes_are_correct(problem, block_k):
     launcher = Launcher(problem, inputs, config)
     checked = check_output(launcher, launcher.out, reference(problem, inputs), problem.dtype)
     assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
+
+
+WARP_SPECIALIZED = [
+    # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, num_warps, num_stages); the Gluon kernel of gemmtune.kernels.fwd_ws
+    (Problem("fwd", 256, 4096, 4096, 7168, 8, permute="x"), 128, 256, 8, 3),  # W past 2^31 elements
+    (Problem("fwd", 32, 512, 5760, 2880, 4, permute="x"), 128, 128, 8, 4),  # K = 2880: a K tail
+    (Problem("fwd", 8, 1024, 4096, 1408, 2, permute="y"), 64, 256, 8, 3),  # two warpgroups side by side in N
+    (Problem("fwd", 64, 64, 200, 160, 2, routing="zipf:1.5"), 64, 128, 4, 3),  # empty experts, N tail
+    (Problem("fwd", 16, 300, 1000, 512, 4, permute="y"), 128, 128, 4, 5),  # one warpgroup, two M halves
+]
+
+
+EPILOGUES = {"registers": {}, "tma_store": dict(use_tma_store=True), "fuse_mul_post": dict(fuse_mul_post=True)}
+
+
+@pytest.mark.parametrize("problem, bm, bn, warps, stages", WARP_SPECIALIZED,
+                         ids=[p.describe() for p, *_ in WARP_SPECIALIZED])
+@pytest.mark.parametrize("epilogue", EPILOGUES)
+def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epilogue):
+    config = config_class("fwd")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=64, num_warps=warps, num_stages=stages,
+                                 permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_x=True,
+                                 use_tma_load_w=True, pregather=problem.permute_x, warp_specialize=True,
+                                 **EPILOGUES[epilogue])
+    kept, pruned = prune([config], problem, active_device())
+    if pruned:
+        pytest.skip(pruned[0].reason)  # a TMA store under permute_y, or fuse_mul_post without it
+    inputs = make_inputs(problem, "cuda")
+    launcher = Launcher(problem, inputs, config)
+    ref = reference(problem, inputs, config.fuse_mul_post)
+    checked = check_output(launcher, launcher.out, ref, problem.dtype)
+    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
+    assert launcher.compiled.name == "grouped_gemm_forward_ws_kernel"  # the Gluon kernel, not tl.range's
+    assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)

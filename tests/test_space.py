@@ -1,5 +1,7 @@
 """Enumeration of config spaces, TOML loading, and every pruning rule."""
 
+import dataclasses
+
 import pytest
 
 from gemmtune.config import KernelConfigBackward_dW, KernelConfigBackward_dX, KernelConfigForward, parse_modes
@@ -157,10 +159,23 @@ def test_tma_needs_hopper_and_aligned_rows():
     assert _first_rule(config, Problem("fwd", 8, 64, 128, 2880, 2)) is None  # 5760 B rows
 
 
-def test_warp_specialization_is_pruned_before_blackwell():
-    config = KernelConfigForward(warp_specialize=True)
-    assert _first_rule(config, device=preset("h100")) == "device"
-    assert _first_rule(config, device=preset("b200")) is None
+def test_warp_specialization_rules_per_architecture():
+    config = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, num_warps=8, warp_specialize=True,
+                                 use_tma_load_x=True, use_tma_load_w=True)
+    assert _first_rule(config, device=preset("a100")) == "device"
+    assert _first_rule(config, device=preset("h100")) is None  # the Gluon kernel
+    assert _first_rule(config, device=preset("b200")) is None  # tl.range(warp_specialize=True)
+    # What the Gluon kernel does not do on Hopper; Blackwell's tl.range path has no such limits.
+    for other in (dict(use_tma_load_x=False), dict(half_tail=True),
+                  dict(BLOCK_SIZE_M=32), dict(num_warps=2), dict(flatten=True)):
+        limited = dataclasses.replace(config, **other)
+        assert _first_rule(limited, device=preset("h100")) == "device", other
+        assert _first_rule(limited, device=preset("b200")) != "device", other
+    dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, num_warps=8, warp_specialize=True, use_tma_load_dy=True,
+                                 use_tma_load_w=True)
+    assert _first_rule(dx, device=preset("h100")) == "device"
+    # Two mbarriers per stage (a slot's TMA arrival, its release by the MMA warps) and the partitions' scratch.
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 128
 
 
 def test_half_tail_rules_and_its_staged_store():
