@@ -103,16 +103,18 @@ def load_partition(x_desc, w_desc, x_slots, w_slots, ready, empty, m_sizes_ptr, 
 
 
 @gluon.jit
-def mma_partition(x_slots, w_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K,
-                  NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
+def mma_partition(x_slots, w_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr, gather_indices_ptr,
+                  topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                   BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, PERMUTE_Y: gl.constexpr,
                   FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr):
     """Consume the ring with async wgmma (one in flight while the next slot is awaited), then store the tile."""
     num_warps: gl.constexpr = gl.num_warps()
     warps_m: gl.constexpr = min(num_warps, BLOCK_SIZE_M // 16)
+    # Warpgroups stack along M while 64-row slabs remain (BLOCK_SIZE_M 64 with 8 warps: side by side in N).
     acc_layout: gl.constexpr = gl.NVMMADistributedLayout(
-        version=[3, 0], warps_per_cta=[warps_m, num_warps // warps_m], instr_shape=[16, BLOCK_SIZE_N * warps_m // num_warps, 16])
+        version=[3, 0], warps_per_cta=[warps_m, num_warps // warps_m],
+        instr_shape=[16, BLOCK_SIZE_N * warps_m // num_warps, 16])
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles)
@@ -231,12 +233,15 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
     rows = y.shape[0]
     BM, BN, BK = config.BLOCK_SIZE_M, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
     dtype = getattr(gl, str(x.dtype).removeprefix("torch."))
-    x_desc = TensorDescriptor(x, [x.shape[0], K], [K, 1], [BM, BK], gl.NVMMASharedLayout.get_default_for([BM, BK], dtype))
+
+    def descriptor(t, row_count, row_length, block):  # t as a row-major (row_count, row_length) matrix
+        layout = gl.NVMMASharedLayout.get_default_for(block, dtype)
+        return TensorDescriptor(t, [row_count, row_length], [row_length, 1], block, layout)
+
+    x_desc = descriptor(x, x.shape[0], K, [BM, BK])
     # W as (E·N, K): a tile past row N of expert e reads expert e+1 and lands only in columns the store drops.
-    w_desc = TensorDescriptor(w, [E * N, K], [K, 1], [BN, BK], gl.NVMMASharedLayout.get_default_for([BN, BK], dtype))
-    y_desc = None
-    if config.use_tma_store:
-        y_desc = TensorDescriptor(y, [rows, N], [N, 1], [BM, BN], gl.NVMMASharedLayout.get_default_for([BM, BN], dtype))
+    w_desc = descriptor(w, E * N, K, [BN, BK])
+    y_desc = descriptor(y, rows, N, [BM, BN]) if config.use_tma_store else None
     tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(N, BN)  # an upper bound
     return launch(
         grouped_gemm_forward_ws_kernel,
