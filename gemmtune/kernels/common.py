@@ -188,6 +188,35 @@ def swizzle_tile(local, num_m_tiles, num_other_tiles, GROUP_SIZE_M: tl.constexpr
 
 
 @triton.jit
+def tile_rows(gather_indices_ptr, row_start, m_size, m0, BLOCK_SIZE_M: tl.constexpr, GATHER: tl.constexpr):
+    """Rows m0 … m0+BLOCK_SIZE_M of an expert: (row mask, sorted rows, their gather_indices entries).
+
+    Rows past the expert's end stand for row_start instead, so loads need no M mask and the store drops
+    them. The gather_indices entries (token·topk pairs) are loaded only with GATHER; else they are the rows.
+    """
+    offs_m = m0 + tl.arange(0, BLOCK_SIZE_M)
+    row_mask = offs_m < m_size
+    rows = row_start + tl.where(row_mask, offs_m, 0)
+    pairs = rows
+    if GATHER:
+        pairs = tl.load(gather_indices_ptr + rows)
+    return row_mask, rows, pairs
+
+
+@triton.jit
+def load_tile(desc, ptrs, row0, col0, mask, USE_TMA: tl.constexpr, NO_MASK: tl.constexpr):
+    """An operand tile: through the TMA descriptor at (row0, col0) with USE_TMA, else from `ptrs`, masked
+    (zeros outside `mask`) unless NO_MASK."""
+    if USE_TMA:
+        tile = desc.load([row0, col0])
+    elif NO_MASK:
+        tile = tl.load(ptrs)
+    else:
+        tile = tl.load(ptrs, mask=mask, other=0.0)
+    return tile
+
+
+@triton.jit
 def store_tile(out_ptr, out_desc, tile, dst, row_mask, offs_col, col_mask, row0, col0, full_tile, row_length,
                USE_TMA_STORE: tl.constexpr):
     """Store an output tile into rows `dst` of a row-major output with `row_length` columns.

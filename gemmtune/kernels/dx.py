@@ -21,11 +21,13 @@ from gemmtune.kernels.common import (
     expert_tiles,
     gather_rows,
     launch,
+    load_tile,
     locate_tile,
     prepare_tma,
     shared_meta,
     store_tile,
     swizzle_tile,
+    tile_rows,
 )
 
 
@@ -60,12 +62,7 @@ def dx_tile(
 ):
     """One dX tile: rows m0 … m0+BLOCK_SIZE_M of expert e (those below m_size are stored), columns k0 …
     k0+BLOCK_SIZE_K. The dY and dX descriptors' blocks have BLOCK_SIZE_M rows; None where their flag is off."""
-    offs_m = m0 + tl.arange(0, BLOCK_SIZE_M)
-    row_mask = offs_m < m_size
-    # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
-    rows = row_start + tl.where(row_mask, offs_m, 0)
-    if PERMUTE_X or PERMUTE_Y:
-        pairs = tl.load(gather_indices_ptr + rows)
+    row_mask, rows, pairs = tile_rows(gather_indices_ptr, row_start, m_size, m0, BLOCK_SIZE_M, PERMUTE_X or PERMUTE_Y)
     if PERMUTE_Y:
         dy_row = pairs
     else:
@@ -81,19 +78,11 @@ def dx_tile(
     acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_K), dtype=tl.float32)
     for n_tile in range(0, tl.cdiv(N, BLOCK_SIZE_N)):
         n0 = n_tile * BLOCK_SIZE_N
-        if USE_TMA_LOAD_DY:
-            dy = dy_desc.load([row_start + m0, n0])
-        elif EVEN_N:
-            dy = tl.load(dy_ptrs)
-        else:
-            dy = tl.load(dy_ptrs, mask=(n0 + offs_n < N)[None, :], other=0.0)
-        if USE_TMA_LOAD_W:
-            w = w_desc.load([e * N + n0, k0])
-        elif EVEN_N and EVEN_K:
-            w = tl.load(w_ptrs)
-        else:
-            # Rows masked rather than relying on dY's zeros: past the last expert's row N lies no memory.
-            w = tl.load(w_ptrs, mask=(n0 + offs_n < N)[:, None] & k_mask[None, :], other=0.0)
+        n_mask = n0 + offs_n < N
+        dy = load_tile(dy_desc, dy_ptrs, row_start + m0, n0, n_mask[None, :], USE_TMA_LOAD_DY, EVEN_N)
+        # W's rows masked rather than relying on dY's zeros: past the last expert's row N lies no memory.
+        w = load_tile(w_desc, w_ptrs, e * N + n0, k0, n_mask[:, None] & k_mask[None, :], USE_TMA_LOAD_W,
+                      EVEN_N and EVEN_K)
         if DOT_FP32:
             dy = dy.to(tl.float32)
             w = w.to(tl.float32)

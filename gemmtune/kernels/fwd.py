@@ -22,11 +22,13 @@ from gemmtune.kernels.common import (
     gather_rows,
     interpreting,
     launch,
+    load_tile,
     locate_tile,
     prepare_tma,
     shared_meta,
     store_tile,
     swizzle_tile,
+    tile_rows,
 )
 
 
@@ -64,12 +66,7 @@ def forward_tile(
     """One output tile: rows m0 … m0+BLOCK_SIZE_M of expert e (those below m_size are stored), columns n0 …
     n0+BLOCK_SIZE_N. The descriptors' blocks are (BLOCK_SIZE_M or BLOCK_SIZE_N, BLOCK_SIZE_K) and
     (BLOCK_SIZE_M, BLOCK_SIZE_N); None where their flag is off."""
-    offs_m = m0 + tl.arange(0, BLOCK_SIZE_M)
-    row_mask = offs_m < m_size
-    # Rows past the expert's end read row_start instead: loads need no M mask, the store drops them.
-    rows = row_start + tl.where(row_mask, offs_m, 0)
-    if PERMUTE_X or PERMUTE_Y:
-        pairs = tl.load(gather_indices_ptr + rows)
+    row_mask, rows, pairs = tile_rows(gather_indices_ptr, row_start, m_size, m0, BLOCK_SIZE_M, PERMUTE_X or PERMUTE_Y)
     if PERMUTE_X:
         x_row = pairs // TOPK
     else:
@@ -83,18 +80,9 @@ def forward_tile(
     acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
     for k_tile in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
         k0 = k_tile * BLOCK_SIZE_K
-        if USE_TMA_LOAD_X:
-            x = x_desc.load([row_start + m0, k0])
-        elif EVEN_K:
-            x = tl.load(x_ptrs)
-        else:
-            x = tl.load(x_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
-        if USE_TMA_LOAD_W:
-            w = w_desc.load([e * N + n0, k0])
-        elif EVEN_K:
-            w = tl.load(w_ptrs)
-        else:
-            w = tl.load(w_ptrs, mask=(k0 + offs_k < K)[None, :], other=0.0)
+        k_mask = (k0 + offs_k < K)[None, :]
+        x = load_tile(x_desc, x_ptrs, row_start + m0, k0, k_mask, USE_TMA_LOAD_X, EVEN_K)
+        w = load_tile(w_desc, w_ptrs, e * N + n0, k0, k_mask, USE_TMA_LOAD_W, EVEN_K)
         if DOT_FP32:
             x = x.to(tl.float32)
             w = w.to(tl.float32)
