@@ -35,7 +35,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from gemmtune.config import KernelConfigForward
-from gemmtune.kernels.common import e_pad, launch, num_sms
+from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile
 
 LOADER_WARPS = gl.constexpr(1)
 LOADER_REGISTERS = gl.constexpr(64)  # setmaxnreg of the loader warp; the MMA warps keep the rest
@@ -49,7 +49,8 @@ def add(a, b):
 @gluon.jit
 def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, BLOCK_SIZE_M: gl.constexpr,
                    tiles_per_m_block):
-    """gemmtune.kernels.common.expert_tiles in Gluon: the per-expert lanes in the calling partition's warps."""
+    """gemmtune.kernels.common.expert_tiles in Gluon: tl.arange there has no layout, here the per-expert
+    lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs)."""
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
     offs_e = gl.arange(0, E_PAD, layout=layout)
     m_sizes = gl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
@@ -61,18 +62,10 @@ def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, 
 @gluon.jit
 def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M: gl.constexpr,
                 BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr):
-    """(expert, its first sorted row, its row count, m0, n0) of flat tile `tile_id`: locate_tile and
-    swizzle_tile of gemmtune.kernels.common, in Gluon."""
-    e = gl.sum((tile_end <= tile_id).to(gl.int32), 0)
-    here = offs_e == e
-    m_size = gl.sum(gl.where(here, m_sizes, 0), 0)
-    row_start = gl.sum(gl.where(here, row_end - m_sizes, 0), 0)
-    local = tile_id - gl.sum(gl.where(here, tile_end - tiles, 0), 0)
-    width = GROUP_SIZE_M * num_n_tiles
-    first_m = (local // width) * GROUP_SIZE_M
-    group_rows = gl.minimum(gl.cdiv(m_size, BLOCK_SIZE_M) - first_m, GROUP_SIZE_M)
-    pid_m = first_m + (local % width) % group_rows
-    pid_n = (local % width) // group_rows
+    """(expert, its first sorted row, its row count, m0, n0) of flat tile `tile_id`, by the plain kernels'
+    locate_tile and swizzle_tile (Triton jit functions without layouts, so Gluon can call them)."""
+    e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
+    pid_m, pid_n = swizzle_tile(local, gl.cdiv(m_size, BLOCK_SIZE_M), num_n_tiles, GROUP_SIZE_M)
     return e, row_start, m_size, pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N
 
 
