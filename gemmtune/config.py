@@ -29,8 +29,9 @@ class KernelConfig:
     GROUP_SIZE_M groups tiles along M so that consecutive programs share W tiles in L2.
     flatten is passed to `tl.range(...)` of the persistent tile loop: it lets the pipeliner overlap one
     tile's epilogue with the next tile's loads. warp_specialize puts loads and MMAs in separate warps: on
-    Hopper (compute capability 9.x) the forward pass then runs the Gluon kernel of gemmtune.kernels.fwd_ws
-    (a TMA loader warp and one or two wgmma warpgroups); from 10.0 it is `tl.range(warp_specialize=True)`.
+    Hopper (compute capability 9.x) the forward and dW passes then run the Gluon kernels of
+    gemmtune.kernels.fwd_ws and dw_ws (a TMA loader warp and one or two wgmma warpgroups); from 10.0 it is
+    `tl.range(warp_specialize=True)`.
     pregather: the operand that the problem gathers on load (fwd: X under permute_x; dX: dY under permute_y;
     dW: X under permute_x or dY under permute_y) is gathered once into expert order by torch.index_select
     before the kernel (rows·K or rows·N elements read and written, part of the timed call), so that the

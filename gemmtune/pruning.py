@@ -6,7 +6,7 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
 - mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one;
   half_tail needs 32-row blocks and does nothing with flatten).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
-  kernel of gemmtune.kernels.fwd_ws, with its own limits (hopper_warp_specialize_rule); from 10.0 it is
+  kernels of gemmtune.kernels.fwd_ws and dw_ws, with their own limits (hopper_warp_specialize_rule); from 10.0 it is
   Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
   that kernel is the same with and without it, checked with benchmarks/sass_report.py).
 - tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
@@ -150,18 +150,23 @@ def device_rule(config: KernelConfig, device: DeviceProperties) -> str | None:
 
 
 def hopper_warp_specialize_rule(config: KernelConfig) -> str | None:
-    """What the Gluon warp-specialized Hopper kernel (gemmtune.kernels.fwd_ws) supports: the forward pass,
-    both operands by TMA (X pregathered under permute_x), whole wgmma warpgroups of 64 rows (PTX ISA:
-    wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256)."""
-    if config.mode != "fwd":
-        return "warp specialization on Hopper exists for fwd only (the Gluon kernel)"
-    if not (config.use_tma_load_x and config.use_tma_load_w):
-        return "warp specialization on Hopper needs TMA loads of X and W (pregather under permute_x)"
-    if config.half_tail or config.flatten:
+    """What the Gluon warp-specialized Hopper kernels (gemmtune.kernels.fwd_ws, dw_ws) support: fwd and dW,
+    both operands by TMA (the routed one pregathered), whole wgmma warpgroups of 64 accumulator rows (PTX
+    ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256), and for dW no SPLIT_M."""
+    if config.mode not in ("fwd", "dw"):
+        return "warp specialization on Hopper exists for fwd and dW only (the Gluon kernels)"
+    loads = config.tma_load_fields()
+    if not all(getattr(config, name) for name in loads):
+        operands = " and ".join(name.removeprefix("use_tma_load_") for name in loads)
+        return f"warp specialization on Hopper needs TMA loads of {operands} (the routed one pregathered)"
+    if getattr(config, "half_tail", False) or config.flatten:
         return "warp specialization on Hopper has no half_tail or flatten"
-    if config.num_warps not in (4, 8) or config.BLOCK_SIZE_M < 64:
-        return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, BLOCK_SIZE_M "
-                f">= 64), got {config.num_warps} warps and BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
+    if getattr(config, "SPLIT_M", 1) > 1:
+        return "warp specialization on Hopper has no SPLIT_M"
+    tile_rows = OUTPUT_TILE[config.mode][0]
+    if config.num_warps not in (4, 8) or getattr(config, tile_rows) < 64:
+        return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, {tile_rows} "
+                f">= 64), got {config.num_warps} warps and {tile_rows} = {getattr(config, tile_rows)}")
     return None
 
 

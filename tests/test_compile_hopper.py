@@ -1,7 +1,7 @@
 """Kernels built for Hopper (sm_90) on this machine, GPU or not, with benchmarks/sass_report.py.
 
-CI has no GPU, so this is where the Gluon warp-specialized kernel (never interpreted) is at least compiled on
-every run: it must build, issue its MMAs as wgmma (HGMMA) and its loads as TMA (UTMALDG), spill nothing, and
+CI has no GPU, so this is where the Gluon warp-specialized kernels (never interpreted) are at least compiled
+on every run: it must build, issue its MMAs as wgmma (HGMMA) and its loads as TMA (UTMALDG), spill nothing, and
 use no more shared memory than pruning predicts. Runs in a subprocess: the compiler needs TRITON_INTERPRET=0
 from before triton's import, which the interpreter-backed test session cannot switch to.
 """
@@ -13,19 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from gemmtune.config import KernelConfigForward
+from gemmtune.config import KernelConfigBackward_dW, KernelConfigForward
 from gemmtune.pruning import shared_memory_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 WS = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, num_warps=8, num_stages=3, use_tma_load_x=True,
           use_tma_load_w=True, pregather=True, warp_specialize=True)
+WS_DW = dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=256, num_warps=8, num_stages=3, use_tma_load_x=True,
+             use_tma_load_dy=True, pregather=True, warp_specialize=True)
 
 
-def sass_report(config: dict, *args: str) -> dict:
-    """benchmarks/sass_report.py's figures for one mixtral gate_up fwd config, as {name: int}."""
+def sass_report(config: dict, mode: str = "fwd") -> dict:
+    """benchmarks/sass_report.py's figures for one mixtral gate_up config of `mode`, as {name: int}."""
     text = ",".join(f"{k}={int(v)}" for k, v in config.items())
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sass_report.py"), "--model", "mixtral-8x7b",
-                          "--gemm", "gate_up", "--mode", "fwd", "--config", text, *args],
+                          "--gemm", "gate_up", "--mode", mode, "--config", text],
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     line = out.stdout.strip().splitlines()[-1]
@@ -40,4 +42,15 @@ def test_warp_specialized_kernel_builds_for_hopper(store):
     assert report.get("UTMASTG", 0) == (1 if store else 0), report
     assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
     predicted = shared_memory_bytes(KernelConfigForward(permute_x=True, **config), 2)
+    assert report["smem"] <= predicted, (report["smem"], predicted)
+
+
+@pytest.mark.parametrize("store", [False, True])
+def test_warp_specialized_dw_kernel_builds_for_hopper(store):
+    config = dict(WS_DW, use_tma_store=store)
+    report = sass_report(config, "dw")
+    assert report["HGMMA"] > 0 and report["UTMALDG"] > 0 and report.get("LDGSTS", 0) == 0, report
+    assert report.get("UTMASTG", 0) == (1 if store else 0), report
+    assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
+    predicted = shared_memory_bytes(KernelConfigBackward_dW(permute_x=True, **config), 2)
     assert report["smem"] <= predicted, (report["smem"], predicted)

@@ -5,8 +5,8 @@
   OutOfResources; for fwd the prediction is exact.
 - Correctness at real sizes: DeepSeek-V3's gate_up weight has 256·4096·7168 = 7.5e9 elements (64-bit
   offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
-- The Gluon warp-specialized forward kernel (Hopper): the same real sizes plus empty experts, N tails, one
-  and two warpgroups, each epilogue; Triton's reported shared memory within the prediction.
+- The Gluon warp-specialized forward and dW kernels (Hopper): the same real sizes plus empty experts, N
+  and K tails, one and two warpgroups, each epilogue; Triton's reported shared memory within the prediction.
 """
 
 import concurrent.futures as cf
@@ -108,4 +108,31 @@ def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epi
     checked = check_output(launcher, launcher.out, ref, problem.dtype)
     assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
     assert launcher.compiled.name == "grouped_gemm_forward_ws_kernel"  # the Gluon kernel, not tl.range's
+    assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)
+
+
+WARP_SPECIALIZED_DW = [
+    # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_warps, num_stages); gemmtune.kernels.dw_ws
+    (Problem("dw", 256, 1024, 4096, 7168, 8, permute="x"), 64, 128, 256, 8, 3),  # dW past 2^31, partial blocks
+    (Problem("dw", 32, 512, 2880, 2880, 4, permute="y"), 64, 128, 128, 8, 4),  # N and K tails
+    (Problem("dw", 8, 1024, 4096, 1408, 2, permute="x"), 128, 64, 128, 8, 3),  # two warpgroups side by side
+    (Problem("dw", 64, 64, 200, 160, 2, routing="zipf:1.5"), 64, 128, 64, 4, 3),  # empty experts, one warpgroup
+]
+
+
+@pytest.mark.parametrize("problem, bm, bn, bk, warps, stages", WARP_SPECIALIZED_DW,
+                         ids=[p.describe() for p, *_ in WARP_SPECIALIZED_DW])
+@pytest.mark.parametrize("store", [False, True], ids=["registers", "tma_store"])
+def test_warp_specialized_dw_is_correct(problem, bm, bn, bk, warps, stages, store):
+    config = config_class("dw")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, num_warps=warps, num_stages=stages,
+                                permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_x=True,
+                                use_tma_load_dy=True, pregather=problem.permute_x or problem.permute_y,
+                                warp_specialize=True, use_tma_store=store)
+    kept, pruned = prune([config], problem, active_device())
+    assert not pruned, pruned
+    inputs = make_inputs(problem, "cuda")
+    launcher = Launcher(problem, inputs, config)
+    checked = check_output(launcher, launcher.out, reference(problem, inputs), problem.dtype)
+    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
+    assert launcher.compiled.name == "grouped_gemm_dW_ws_kernel"
     assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)

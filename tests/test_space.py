@@ -174,6 +174,12 @@ def test_warp_specialization_rules_per_architecture():
     dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, num_warps=8, warp_specialize=True, use_tma_load_dy=True,
                                  use_tma_load_w=True)
     assert _first_rule(dx, device=preset("h100")) == "device"
+    # dW's Gluon kernel: TMA on dY and X, 64 or more accumulator rows (BLOCK_SIZE_N there), no SPLIT_M.
+    dw = KernelConfigBackward_dW(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=256, num_warps=8,
+                                 warp_specialize=True, use_tma_load_dy=True, use_tma_load_x=True)
+    assert _first_rule(dw, device=preset("h100")) is None
+    for other in (dict(use_tma_load_dy=False), dict(BLOCK_SIZE_N=32), dict(SPLIT_M=2), dict(num_warps=2)):
+        assert _first_rule(dataclasses.replace(dw, **other), device=preset("h100")) == "device", other
     # Two mbarriers per stage (a slot's TMA arrival, its release by the MMA warps) and the partitions' scratch.
     assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 128
 

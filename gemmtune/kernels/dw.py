@@ -25,6 +25,7 @@ from gemmtune.kernels.common import (
     check_launch,
     expert_tiles,
     gather_rows,
+    interpreting,
     launch,
     prepare_tma,
     shared_meta,
@@ -205,6 +206,12 @@ def grouped_gemm_dW(
         else:
             dy = gather_rows(dy, gather_indices)
     dw = out if out is not None else torch.empty((E, N, K), dtype=x.dtype, device=x.device)
+    if config.warp_specialize and not interpreting():
+        from gemmtune.kernels import dw_ws, hopper_ws  # Gluon: compiled, never interpreted
+
+        if hopper_ws.hopper_target():
+            prepare_tma(x.device, (("x", True, x), ("dy", True, dy), ("dw", config.use_tma_store, dw)))
+            return dw, dw_ws.launch_dw_ws(x, dy, dw, m_sizes, config, warmup)
     if config.SPLIT_M > 1:
         acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)
     else:

@@ -209,9 +209,9 @@ def grouped_gemm_forward(
         x, x_rows = gather_rows(x, gather_indices, topk), rows
     y = out if out is not None else torch.empty((rows, N), dtype=x.dtype, device=x.device)
     if config.warp_specialize and not interpreting():
-        from gemmtune.kernels import fwd_ws  # Gluon: compiled, never interpreted
+        from gemmtune.kernels import fwd_ws, hopper_ws  # Gluon: compiled, never interpreted
 
-        if fwd_ws.hopper_target():
+        if hopper_ws.hopper_target():
             prepare_tma(x.device, (("x", True, x), ("w", True, w), ("y", config.use_tma_store, y)))
             return y, fwd_ws.launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config, warmup)
     prepare_tma(x.device, (("x", config.use_tma_load_x, x), ("w", config.use_tma_load_w, w), ("y", config.use_tma_store, y)))

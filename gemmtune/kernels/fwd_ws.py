@@ -32,32 +32,16 @@ from triton.experimental.gluon.language.nvidia.hopper import (
     warpgroup_mma,
     warpgroup_mma_wait,
 )
-from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from gemmtune.config import KernelConfigForward
 from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile
-
-LOADER_WARPS = gl.constexpr(1)
-LOADER_REGISTERS = gl.constexpr(64)  # setmaxnreg of the loader warp; the MMA warps keep the rest
-
-
-@gluon.jit
-def add(a, b):
-    return a + b
-
-
-@gluon.jit
-def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, BLOCK_SIZE_M: gl.constexpr,
-                   tiles_per_m_block):
-    """gemmtune.kernels.common.expert_tiles in Gluon: tl.arange there has no layout, here the per-expert
-    lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs)."""
-    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
-    offs_e = gl.arange(0, E_PAD, layout=layout)
-    m_sizes = gl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
-    tiles = gl.cdiv(m_sizes, BLOCK_SIZE_M) * tiles_per_m_block
-    row_end = gl.associative_scan(m_sizes, 0, add)  # Gluon has no cumsum
-    return offs_e, m_sizes, row_end, tiles, gl.associative_scan(tiles, 0, add), gl.sum(tiles, 0)
-
+from gemmtune.kernels.hopper_ws import (
+    LOADER_REGISTERS,
+    LOADER_WARPS,
+    accumulator_layout,
+    expert_vectors,
+    tma_descriptor,
+)
 
 @gluon.jit
 def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M: gl.constexpr,
@@ -102,12 +86,7 @@ def mma_partition(x_slots, w_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes
                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, PERMUTE_Y: gl.constexpr,
                   FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr):
     """Consume the ring with async wgmma (one in flight while the next slot is awaited), then store the tile."""
-    num_warps: gl.constexpr = gl.num_warps()
-    warps_m: gl.constexpr = min(num_warps, BLOCK_SIZE_M // 16)
-    # Warpgroups stack along M while 64-row slabs remain (BLOCK_SIZE_M 64 with 8 warps: side by side in N).
-    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(
-        version=[3, 0], warps_per_cta=[warps_m, num_warps // warps_m],
-        instr_shape=[16, BLOCK_SIZE_N * warps_m // num_warps, 16])
+    acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles)
@@ -209,13 +188,6 @@ def grouped_gemm_forward_ws_kernel(
         mbarrier.invalidate(empty.index(slot))
 
 
-def hopper_target() -> bool:
-    """True when Triton compiles for compute capability 9.x (the GPU's, or a compile worker's target)."""
-    from triton.runtime import driver
-
-    return driver.active.get_current_target().arch // 10 == 9
-
-
 def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: KernelConfigForward, warmup: bool):
     """Launch the warp-specialized forward kernel (or only compile it with warmup=True).
 
@@ -225,16 +197,10 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
     E, N, K = w.shape
     rows = y.shape[0]
     BM, BN, BK = config.BLOCK_SIZE_M, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
-    dtype = getattr(gl, str(x.dtype).removeprefix("torch."))
-
-    def descriptor(t, row_count, row_length, block):  # t as a row-major (row_count, row_length) matrix
-        layout = gl.NVMMASharedLayout.get_default_for(block, dtype)
-        return TensorDescriptor(t, [row_count, row_length], [row_length, 1], block, layout)
-
-    x_desc = descriptor(x, x.shape[0], K, [BM, BK])
+    x_desc = tma_descriptor(x, x.shape[0], K, [BM, BK])
     # W as (E·N, K): a tile past row N of expert e reads expert e+1 and lands only in columns the store drops.
-    w_desc = descriptor(w, E * N, K, [BN, BK])
-    y_desc = descriptor(y, rows, N, [BM, BN]) if config.use_tma_store else None
+    w_desc = tma_descriptor(w, E * N, K, [BN, BK])
+    y_desc = tma_descriptor(y, rows, N, [BM, BN]) if config.use_tma_store else None
     tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(N, BN)  # an upper bound
     return launch(
         grouped_gemm_forward_ws_kernel,

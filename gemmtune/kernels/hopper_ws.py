@@ -1,0 +1,57 @@
+"""What the warp-specialized Gluon kernels for Hopper share (gemmtune.kernels.fwd_ws and dw_ws).
+
+Both run a one-warp TMA loader partition beside num_warps MMA warps, and map flat tile ids to experts
+with per-expert vectors built once per partition. Gluon kernels are compiled, never interpreted.
+"""
+
+from __future__ import annotations
+
+import torch
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+LOADER_WARPS = gl.constexpr(1)
+LOADER_REGISTERS = gl.constexpr(64)  # setmaxnreg of the loader warp; the MMA warps keep the rest
+
+
+@gluon.jit
+def add(a, b):
+    return a + b
+
+
+@gluon.jit
+def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, BLOCK_SIZE_M: gl.constexpr,
+                   tiles_per_m_block):
+    """gemmtune.kernels.common.expert_tiles in Gluon: tl.arange there has no layout, here the per-expert
+    lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs)."""
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    offs_e = gl.arange(0, E_PAD, layout=layout)
+    m_sizes = gl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
+    tiles = gl.cdiv(m_sizes, BLOCK_SIZE_M) * tiles_per_m_block
+    row_end = gl.associative_scan(m_sizes, 0, add)  # Gluon has no cumsum
+    return offs_e, m_sizes, row_end, tiles, gl.associative_scan(tiles, 0, add), gl.sum(tiles, 0)
+
+
+@gluon.constexpr_function
+def accumulator_layout(tile_rows, tile_cols, num_warps):
+    """The wgmma accumulator layout of a (tile_rows, tile_cols) tile over num_warps MMA warps. Warpgroups
+    stack along the rows while 64-row slabs remain (64 rows with 8 warps: side by side along the columns)."""
+    warps_rows = min(num_warps, tile_rows // 16)
+    return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[warps_rows, num_warps // warps_rows],
+                                     instr_shape=[16, tile_cols * warps_rows // num_warps, 16])
+
+
+def hopper_target() -> bool:
+    """True when Triton compiles for compute capability 9.x (the GPU's, or a compile worker's target)."""
+    from triton.runtime import driver
+
+    return driver.active.get_current_target().arch // 10 == 9
+
+
+def tma_descriptor(t: torch.Tensor, row_count: int, row_length: int, block: list[int]) -> TensorDescriptor:
+    """A host TMA descriptor of `t` read as a row-major (row_count, row_length) matrix, in `block` tiles
+    with the default NVMMA shared layout (128-byte swizzle where the block's rows allow it)."""
+    dtype = getattr(gl, str(t.dtype).removeprefix("torch."))
+    layout = gl.NVMMASharedLayout.get_default_for(block, dtype)
+    return TensorDescriptor(t, [row_count, row_length], [row_length, 1], block, layout)
