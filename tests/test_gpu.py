@@ -52,8 +52,9 @@ def test_predicted_shared_memory_bounds_what_triton_reports(problem):
     under = [(c.to_string(), p, r) for c, p, r in zip(configs, predicted, reported) if r > p]
     assert not under, under[:5]
     assert all(r <= active_device().SIZE_SMEM for r in reported)
-    if problem.mode == "fwd":
-        assert predicted == reported
+    if problem.mode == "fwd":  # exact for the plain kernel; the Gluon kernel's scratch is an upper bound
+        plain = [(p, r) for c, p, r in zip(configs, predicted, reported) if not c.warp_specialize]
+        assert all(p == r for p, r in plain), plain
 
 
 CORRECTNESS = [

@@ -1,0 +1,41 @@
+"""How close each problem's best config comes to the time of reading its weights once (GPU benchmark files).
+
+    python benchmarks/weight_floor.py results/h200/m512/memory-bound-space/*_fwd_M512_*.parquet
+
+Issue 5's goal at 512 tokens: ≥ 85 % of the memory roofline, weight bytes / 4.3 TB/s (the device copy
+bandwidth measured on the project's H200, as in benchmarks/suite.py). Per problem of each forward
+results file: the best config, its time, floor / time, its ratio to the best torch baseline of the same
+run, and the best time with and without warp_specialize.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
+from gemmtune.results import best_per_problem, ok_rows, read_results
+
+MEMORY_TBPS = 4.3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    for path in args.files:
+        df, _ = read_results(path)
+        ok = ok_rows(df)
+        for _, best in best_per_problem(df).iterrows():
+            weight_bytes = int(best["E"]) * int(best["N"]) * int(best["K"]) * 2  # bf16 W (E, N, K)
+            floor_ms = weight_bytes / (MEMORY_TBPS * 1e12) * 1e3
+            same = ok[(ok["gemm"] == best["gemm"]) & (ok["M"] == best["M"]) & (ok["mode"] == best["mode"])]
+            by_knob = same.groupby("warp_specialize")["triton_time_ms"].min()
+            knob = ", ".join(f"{'with' if k else 'without'} {v:.4f} ms" for k, v in by_knob.items())
+            print(f"{Path(path).name.split('_')[0]} {best['mode']} {best['gemm']} M={best['M']}: {best['config']} {best['triton_time_ms']:.4f} ms, "
+                  f"{100 * floor_ms / best['triton_time_ms']:.0f} % of the weight-read floor {floor_ms:.4f} ms, "
+                  f"{best['speedup']:.2f}× the best torch baseline; warp_specialize best {knob}")
+
+
+if __name__ == "__main__":
+    main()
