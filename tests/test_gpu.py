@@ -13,7 +13,6 @@ import concurrent.futures as cf
 import multiprocessing as mp
 
 import pytest
-import torch
 
 from gemmtune.config import config_class
 from gemmtune.device import active_device

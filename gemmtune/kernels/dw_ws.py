@@ -37,6 +37,9 @@ from gemmtune.kernels.hopper_ws import (
     LOADER_WARPS,
     accumulator_layout,
     expert_vectors,
+    invalidate_ring,
+    ring_barriers,
+    ring_slots,
     tma_descriptor,
 )
 
@@ -163,18 +166,14 @@ def grouped_gemm_dW_ws_kernel(
     NUM_STAGES: gl.constexpr,
     USE_TMA_STORE: gl.constexpr,
 ):
-    dy_slots = gl.allocate_shared_memory(dy_desc.dtype, [NUM_STAGES] + dy_desc.block_type.shape, dy_desc.layout)
-    x_slots = gl.allocate_shared_memory(x_desc.dtype, [NUM_STAGES] + x_desc.block_type.shape, x_desc.layout)
+    dy_slots = ring_slots(dy_desc, NUM_STAGES)
+    x_slots = ring_slots(x_desc, NUM_STAGES)
     if USE_TMA_STORE:
         dw_slot = gl.allocate_shared_memory(dw_desc.dtype, dw_desc.block_type.shape, dw_desc.layout)
     else:  # partitions take no None: stand-ins that the constexpr-false branch never touches
         dw_desc = x_desc
         dw_slot = x_slots
-    ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    for slot in gl.static_range(NUM_STAGES):
-        mbarrier.init(ready.index(slot), count=1)
-        mbarrier.init(empty.index(slot), count=1)
+    ready, empty = ring_barriers(NUM_STAGES)
 
     gl.warp_specialize(
         [
@@ -188,9 +187,7 @@ def grouped_gemm_dW_ws_kernel(
         [LOADER_REGISTERS],
     )
 
-    for slot in gl.static_range(NUM_STAGES):
-        mbarrier.invalidate(ready.index(slot))
-        mbarrier.invalidate(empty.index(slot))
+    invalidate_ring(ready, empty, NUM_STAGES)
 
 
 def launch_dw_ws(x, dy, dw, m_sizes, config: KernelConfigBackward_dW, warmup: bool):

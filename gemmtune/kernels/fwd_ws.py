@@ -40,6 +40,9 @@ from gemmtune.kernels.hopper_ws import (
     LOADER_WARPS,
     accumulator_layout,
     expert_vectors,
+    invalidate_ring,
+    ring_barriers,
+    ring_slots,
     tma_descriptor,
 )
 
@@ -158,18 +161,14 @@ def grouped_gemm_forward_ws_kernel(
     FUSE_MUL_POST: gl.constexpr,
     USE_TMA_STORE: gl.constexpr,
 ):
-    x_slots = gl.allocate_shared_memory(x_desc.dtype, [NUM_STAGES] + x_desc.block_type.shape, x_desc.layout)
-    w_slots = gl.allocate_shared_memory(w_desc.dtype, [NUM_STAGES] + w_desc.block_type.shape, w_desc.layout)
+    x_slots = ring_slots(x_desc, NUM_STAGES)
+    w_slots = ring_slots(w_desc, NUM_STAGES)
     if USE_TMA_STORE:
         y_slot = gl.allocate_shared_memory(y_desc.dtype, y_desc.block_type.shape, y_desc.layout)
     else:  # partitions take no None: stand-ins that the constexpr-false branch never touches
         y_desc = x_desc
         y_slot = x_slots
-    ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    for slot in gl.static_range(NUM_STAGES):
-        mbarrier.init(ready.index(slot), count=1)
-        mbarrier.init(empty.index(slot), count=1)
+    ready, empty = ring_barriers(NUM_STAGES)
 
     gl.warp_specialize(
         [
@@ -183,9 +182,7 @@ def grouped_gemm_forward_ws_kernel(
         [LOADER_REGISTERS],
     )
 
-    for slot in gl.static_range(NUM_STAGES):
-        mbarrier.invalidate(ready.index(slot))
-        mbarrier.invalidate(empty.index(slot))
+    invalidate_ring(ready, empty, NUM_STAGES)
 
 
 def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: KernelConfigForward, warmup: bool):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import mbarrier
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 LOADER_WARPS = gl.constexpr(1)
@@ -31,6 +32,31 @@ def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, 
     tiles = gl.cdiv(m_sizes, BLOCK_SIZE_M) * tiles_per_m_block
     row_end = gl.associative_scan(m_sizes, 0, add)  # Gluon has no cumsum
     return offs_e, m_sizes, row_end, tiles, gl.associative_scan(tiles, 0, add), gl.sum(tiles, 0)
+
+
+@gluon.jit
+def ring_slots(desc, NUM_STAGES: gl.constexpr):
+    """NUM_STAGES shared-memory slots for the blocks of TMA descriptor `desc`, in its layout."""
+    return gl.allocate_shared_memory(desc.dtype, [NUM_STAGES] + desc.block_type.shape, desc.layout)
+
+
+@gluon.jit
+def ring_barriers(NUM_STAGES: gl.constexpr):
+    """The ring's mbarriers, initialized, one of each per slot: `ready` (the slot's TMA bytes have landed)
+    and `empty` (the wgmma that read it has retired; the loader may refill it)."""
+    ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    for slot in gl.static_range(NUM_STAGES):
+        mbarrier.init(ready.index(slot), count=1)
+        mbarrier.init(empty.index(slot), count=1)
+    return ready, empty
+
+
+@gluon.jit
+def invalidate_ring(ready, empty, NUM_STAGES: gl.constexpr):
+    for slot in gl.static_range(NUM_STAGES):
+        mbarrier.invalidate(ready.index(slot))
+        mbarrier.invalidate(empty.index(slot))
 
 
 @gluon.constexpr_function
