@@ -32,7 +32,8 @@ def main() -> None:
             same = ok[(ok["gemm"] == best["gemm"]) & (ok["M"] == best["M"]) & (ok["mode"] == best["mode"])]
             by_knob = same.groupby("warp_specialize")["triton_time_ms"].min()
             knob = ", ".join(f"{'with' if k else 'without'} {v:.4f} ms" for k, v in by_knob.items())
-            print(f"{Path(path).name.split('_')[0]} {best['mode']} {best['gemm']} M={best['M']}: {best['config']} {best['triton_time_ms']:.4f} ms, "
+            model = Path(path).name.split("_")[0]
+            print(f"{model} {best['mode']} {best['gemm']} M={best['M']}: {best['config']} {best['triton_time_ms']:.4f} ms, "
                   f"{100 * floor_ms / best['triton_time_ms']:.0f} % of the weight-read floor {floor_ms:.4f} ms, "
                   f"{best['speedup']:.2f}× the best torch baseline; warp_specialize best {knob}")
 

@@ -6,8 +6,8 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
 - mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one;
   half_tail needs 32-row blocks and does nothing with flatten).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
-  kernels of gemmtune.kernels.fwd_ws and dw_ws, with their own limits (hopper_warp_specialize_rule); from 10.0 it is
-  Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
+  kernels of gemmtune.kernels.fwd_ws and dw_ws, with their own limits (hopper_warp_specialize_rule); from
+  10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
   that kernel is the same with and without it, checked with benchmarks/sass_report.py).
 - tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
   cuTensorMapEncodeTiled: globalStrides multiple of 16).
@@ -138,23 +138,27 @@ def mode_rule(config: KernelConfig) -> str | None:
     return None
 
 
-def device_rule(config: KernelConfig, device: DeviceProperties) -> str | None:
+def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties) -> str | None:
     cc = ".".join(map(str, device.compute_capability))
     if config.uses_tma and not device.has_tma:
         return f"TMA needs compute capability >= 9.0, {device.name} has {cc}"
     if config.warp_specialize and device.compute_capability < (9, 0):
         return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
     if config.warp_specialize and device.compute_capability[0] == 9:
-        return hopper_warp_specialize_rule(config)
+        return hopper_warp_specialize_rule(config, problem)
     return None
 
 
-def hopper_warp_specialize_rule(config: KernelConfig) -> str | None:
+def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str | None:
     """What the Gluon warp-specialized Hopper kernels (gemmtune.kernels.fwd_ws, dw_ws) support: fwd and dW,
-    both operands by TMA (the routed one pregathered), whole wgmma warpgroups of 64 accumulator rows (PTX
-    ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256), and for dW no SPLIT_M."""
+    16-bit inputs, both operands by TMA (the routed one pregathered), whole wgmma warpgroups of 64
+    accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256), and for dW
+    no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX ISA, wgmma
+    matrix layouts), while the plain kernels compute fp32 in IEEE precision."""
     if config.mode not in ("fwd", "dw"):
         return "warp specialization on Hopper exists for fwd and dW only (the Gluon kernels)"
+    if problem.element_size != 2:
+        return f"warp specialization on Hopper needs bf16 or fp16 inputs, got {problem.dtype}"
     loads = config.tma_load_fields()
     if not all(getattr(config, name) for name in loads):
         operands = " and ".join(name.removeprefix("use_tma_load_") for name in loads)
@@ -215,7 +219,7 @@ def problem_size_rule(config: KernelConfig, problem: Problem) -> str | None:
 Rule = Callable[[KernelConfig, Problem, DeviceProperties], "str | None"]
 RULES: list[tuple[str, Rule]] = [
     ("mode", lambda c, p, d: mode_rule(c)),
-    ("device", lambda c, p, d: device_rule(c, d)),
+    ("device", device_rule),
     ("tma_alignment", lambda c, p, d: tma_alignment_rule(c, p)),
     ("shared_memory", shared_memory_rule),
     ("registers", lambda c, p, d: register_rule(c)),

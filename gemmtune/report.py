@@ -45,10 +45,10 @@ def ranked_table(rows: pd.DataFrame, title: str, top: int | None = 10) -> Table:
         # Numbers never wrap; the config string folds when the terminal is narrow.
         table.add_column(name, justify="left" if name == "config" else "right", no_wrap=name != "config",
                          min_width=28 if name == "config" else None)
-    for rank, (_, r) in enumerate(ok.iterrows(), 1):
+    for position, (_, r) in enumerate(ok.iterrows(), 1):
         smem = r.get("shared_mem_bytes")
         table.add_row(
-            str(rank),
+            str(position),
             Text(str(r["config"])),
             _fmt(r["triton_time_ms"], ".4f"),
             _fmt(r["tflops"], ".1f"),

@@ -2,7 +2,7 @@
 
 - Shared memory: for every config of the default space that pruning keeps, Triton's reported shared
   memory after compiling is at most the predicted amount, so no config reaching the GPU fails with
-  OutOfResources; for fwd the prediction is exact.
+  OutOfResources; for the plain forward kernel the prediction is exact.
 - Correctness at real sizes: DeepSeek-V3's gate_up weight has 256·4096·7168 = 7.5e9 elements (64-bit
   offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
 - The Gluon warp-specialized forward and dW kernels (Hopper): the same real sizes plus empty experts, N

@@ -180,6 +180,9 @@ def test_warp_specialization_rules_per_architecture():
     assert _first_rule(dw, device=preset("h100")) is None
     for other in (dict(use_tma_load_dy=False), dict(BLOCK_SIZE_N=32), dict(SPLIT_M=2), dict(num_warps=2)):
         assert _first_rule(dataclasses.replace(dw, **other), device=preset("h100")) == "device", other
+    fp32 = Problem("dw", 8, 64, 128, 256, 2, dtype="fp32")  # tf32 wgmma takes no transposed operand
+    assert _first_rule(dw, fp32, device=preset("h100")) == "device"
+    assert _first_rule(dw, dataclasses.replace(fp32, dtype="bf16"), device=preset("h100")) is None
     # Two mbarriers per stage (a slot's TMA arrival, its release by the MMA warps) and the partitions' scratch.
     assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 128
 

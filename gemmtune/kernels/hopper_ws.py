@@ -54,6 +54,7 @@ def ring_barriers(NUM_STAGES: gl.constexpr):
 
 @gluon.jit
 def invalidate_ring(ready, empty, NUM_STAGES: gl.constexpr):
+    """Invalidate ring_barriers' mbarriers once both partitions are done with them."""
     for slot in gl.static_range(NUM_STAGES):
         mbarrier.invalidate(ready.index(slot))
         mbarrier.invalidate(empty.index(slot))
