@@ -78,6 +78,17 @@ def check_launch(config, m_sizes: torch.Tensor, gather_indices: torch.Tensor, E:
         raise ValueError(reason)
 
 
+def runs_gluon_kernel(config) -> bool:
+    """True when `config` selects a warp-specialized Gluon kernel (gemmtune.kernels.fwd_ws, dw_ws): the
+    warp_specialize knob on a compute capability 9.x target. Gluon kernels are compiled, never interpreted
+    (and are imported only here and by the launchers that need them)."""
+    if not config.warp_specialize or interpreting():
+        return False
+    from gemmtune.kernels.hopper_ws import hopper_target
+
+    return hopper_target()
+
+
 def check_tma_operand(name: str, t: torch.Tensor) -> None:
     """TMA needs a 16-byte aligned base and row stride. Raises ValueError with the offending values."""
     if t.data_ptr() % 16 or any(s * t.element_size() % 16 for s in t.stride()[:-1]):
@@ -166,13 +177,18 @@ def expert_tiles(m_sizes_ptr, NUM_EXPERTS: tl.constexpr, E_PAD: tl.constexpr, BL
 
 
 @triton.jit
+def expert_rows(e, offs_e, m_sizes, row_end):
+    """Expert e's first sorted row and row count, read off the per-expert vectors of expert_tiles."""
+    here = offs_e == e
+    return tl.sum(tl.where(here, row_end - m_sizes, 0), 0), tl.sum(tl.where(here, m_sizes, 0), 0)
+
+
+@triton.jit
 def locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end):
     """The expert of flat tile `tile_id`, its first sorted row, its row count and the tile's index within it."""
     e = tl.sum((tile_end <= tile_id).to(tl.int32), 0)
-    here = offs_e == e
-    m_size = tl.sum(tl.where(here, m_sizes, 0), 0)
-    row_start = tl.sum(tl.where(here, row_end - m_sizes, 0), 0)
-    local = tile_id - tl.sum(tl.where(here, tile_end - tiles, 0), 0)
+    row_start, m_size = expert_rows(e, offs_e, m_sizes, row_end)
+    local = tile_id - tl.sum(tl.where(offs_e == e, tile_end - tiles, 0), 0)
     return e, row_start, m_size, local
 
 

@@ -23,11 +23,12 @@ import triton.language as tl
 from gemmtune.config import KernelConfigBackward_dW
 from gemmtune.kernels.common import (
     check_launch,
+    expert_rows,
     expert_tiles,
     gather_rows,
-    interpreting,
     launch,
     prepare_tma,
+    runs_gluon_kernel,
     shared_meta,
     swizzle_tile,
 )
@@ -89,9 +90,7 @@ def grouped_gemm_dW_kernel(
         local = tile_id % tiles_per_expert
         split = local // tiles_per_split
         pid_n, pid_k = swizzle_tile(local % tiles_per_split, num_n_tiles, num_k_tiles, GROUP_SIZE_M)
-        here = offs_e == e
-        m_size = tl.sum(tl.where(here, m_sizes, 0), 0)
-        row_start = tl.sum(tl.where(here, row_end - m_sizes, 0), 0)
+        row_start, m_size = expert_rows(e, offs_e, m_sizes, row_end)
         # This split's M blocks: a contiguous 1/SPLIT_M share of the expert's, empty for an empty expert.
         num_m_blocks = tl.cdiv(m_size, BLOCK_SIZE_M)
         blocks_per_split = tl.cdiv(num_m_blocks, SPLIT_M)
@@ -206,12 +205,11 @@ def grouped_gemm_dW(
         else:
             dy = gather_rows(dy, gather_indices)
     dw = out if out is not None else torch.empty((E, N, K), dtype=x.dtype, device=x.device)
-    if config.warp_specialize and not interpreting():
-        from gemmtune.kernels import dw_ws, hopper_ws  # Gluon: compiled, never interpreted
+    if runs_gluon_kernel(config):
+        from gemmtune.kernels import dw_ws
 
-        if hopper_ws.hopper_target():
-            prepare_tma(x.device, (("x", True, x), ("dy", True, dy), ("dw", config.use_tma_store, dw)))
-            return dw, dw_ws.launch_dw_ws(x, dy, dw, m_sizes, config, warmup)
+        prepare_tma(x.device, (("x", True, x), ("dy", True, dy), ("dw", config.use_tma_store, dw)))
+        return dw, dw_ws.launch_dw_ws(x, dy, dw, m_sizes, config, warmup)
     if config.SPLIT_M > 1:
         acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)
     else:

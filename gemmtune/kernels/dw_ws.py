@@ -31,7 +31,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 )
 
 from gemmtune.config import KernelConfigBackward_dW
-from gemmtune.kernels.common import e_pad, launch, num_sms, swizzle_tile
+from gemmtune.kernels.common import e_pad, expert_rows, launch, num_sms, swizzle_tile
 from gemmtune.kernels.hopper_ws import (
     LOADER_REGISTERS,
     LOADER_WARPS,
@@ -45,14 +45,15 @@ from gemmtune.kernels.hopper_ws import (
 
 
 @gluon.jit
-def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles_per_expert, num_n_tiles, num_k_tiles,
-                BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr):
-    """(expert, its first sorted row, its row count, n0, k0) of flat output tile `tile_id`."""
-    e = tile_id // tiles_per_expert
-    pid_n, pid_k = swizzle_tile(tile_id % tiles_per_expert, num_n_tiles, num_k_tiles, GROUP_SIZE_M)
-    here = offs_e == e
-    m_size = gl.sum(gl.where(here, m_sizes, 0), 0)
-    row_start = gl.sum(gl.where(here, row_end - m_sizes, 0), 0)
+def tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
+                GROUP_SIZE_M: gl.constexpr):
+    """(expert, its first sorted row, its row count, n0, k0) of flat output tile `tile_id`; every expert has
+    cdiv(N, BLOCK_SIZE_N) · cdiv(K, BLOCK_SIZE_K) tiles, empty ones included."""
+    num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
+    num_k_tiles = gl.cdiv(K, BLOCK_SIZE_K)
+    e = tile_id // (num_n_tiles * num_k_tiles)
+    pid_n, pid_k = swizzle_tile(tile_id % (num_n_tiles * num_k_tiles), num_n_tiles, num_k_tiles, GROUP_SIZE_M)
+    row_start, m_size = expert_rows(e, offs_e, m_sizes, row_end)
     return e, row_start, m_size, pid_n * BLOCK_SIZE_N, pid_k * BLOCK_SIZE_K
 
 
@@ -62,16 +63,13 @@ def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr
                    BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
                    GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr):
     """Fill the ring: for every M step of every tile of this program, wait for a free slot, then TMA dY and X."""
-    num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
-    num_k_tiles = gl.cdiv(K, BLOCK_SIZE_K)
-    tiles_per_expert = num_n_tiles * num_k_tiles
     offs_e, m_sizes, row_end, _, _, _ = expert_vectors(m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, 1)
+    total_tiles = NUM_EXPERTS * gl.cdiv(N, BLOCK_SIZE_N) * gl.cdiv(K, BLOCK_SIZE_K)
     step_bytes: gl.constexpr = dy_desc.block_type.nbytes + x_desc.block_type.nbytes
     step = 0
-    for tile_id in range(gl.program_id(0), NUM_EXPERTS * tiles_per_expert, NUM_SMS):
-        e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles_per_expert,
-                                                   num_n_tiles, num_k_tiles, BLOCK_SIZE_N, BLOCK_SIZE_K,
-                                                   GROUP_SIZE_M)
+    for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
+        e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
+                                                   BLOCK_SIZE_K, GROUP_SIZE_M)
         for m_block in range(gl.cdiv(m_size, BLOCK_SIZE_M)):
             slot = step % NUM_STAGES
             # A fresh barrier's preceding phase counts as complete: the first round does not wait.
@@ -101,15 +99,12 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, USE_TMA_STORE: gl.constexpr):
     """Consume the ring with async wgmma (one in flight while the next slot is awaited), then store the tile."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, BLOCK_SIZE_K, gl.num_warps())
-    num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
-    num_k_tiles = gl.cdiv(K, BLOCK_SIZE_K)
-    tiles_per_expert = num_n_tiles * num_k_tiles
     offs_e, m_sizes, row_end, _, _, _ = expert_vectors(m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, 1)
+    total_tiles = NUM_EXPERTS * gl.cdiv(N, BLOCK_SIZE_N) * gl.cdiv(K, BLOCK_SIZE_K)
     step = 0
-    for tile_id in range(gl.program_id(0), NUM_EXPERTS * tiles_per_expert, NUM_SMS):
-        e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles_per_expert,
-                                                   num_n_tiles, num_k_tiles, BLOCK_SIZE_N, BLOCK_SIZE_K,
-                                                   GROUP_SIZE_M)
+    for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
+        e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
+                                                   BLOCK_SIZE_K, GROUP_SIZE_M)
         m_blocks = gl.cdiv(m_size, BLOCK_SIZE_M)
         acc = gl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), gl.float32, acc_layout)
         for m_block in range(m_blocks):

@@ -20,11 +20,11 @@ from gemmtune.kernels.common import (
     check_launch,
     expert_tiles,
     gather_rows,
-    interpreting,
     launch,
     load_tile,
     locate_tile,
     prepare_tma,
+    runs_gluon_kernel,
     shared_meta,
     store_tile,
     swizzle_tile,
@@ -208,12 +208,11 @@ def grouped_gemm_forward(
     if config.pregather:  # X in expert order ahead of the kernel, which reads it by TMA
         x, x_rows = gather_rows(x, gather_indices, topk), rows
     y = out if out is not None else torch.empty((rows, N), dtype=x.dtype, device=x.device)
-    if config.warp_specialize and not interpreting():
-        from gemmtune.kernels import fwd_ws, hopper_ws  # Gluon: compiled, never interpreted
+    if runs_gluon_kernel(config):
+        from gemmtune.kernels import fwd_ws
 
-        if hopper_ws.hopper_target():
-            prepare_tma(x.device, (("x", True, x), ("w", True, w), ("y", config.use_tma_store, y)))
-            return y, fwd_ws.launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config, warmup)
+        prepare_tma(x.device, (("x", True, x), ("w", True, w), ("y", config.use_tma_store, y)))
+        return y, fwd_ws.launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config, warmup)
     prepare_tma(x.device, (("x", config.use_tma_load_x, x), ("w", config.use_tma_load_w, w), ("y", config.use_tma_store, y)))
     tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(N, config.BLOCK_SIZE_N)  # an upper bound
     compiled = launch(
