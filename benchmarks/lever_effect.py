@@ -3,7 +3,8 @@
     python benchmarks/lever_effect.py results/h200/x.parquet --knob half_tail --knob use_tma_store
 
 For each problem (mode, gemm, E, M, N, K) and knob: the best `ok` config's TF/s among configs with the
-knob at each value, and the ratio of the best with the knob set (True, or above 1) to the best without.
+knob at each value, and the ratio of the best with the knob set (any value but its default: True, SPLIT_M
+above 1, TAIL_ROWS above 0) to the best without.
 Configs of one sweep only, so both sides were timed in the same run against the same torch baselines.
 `stages` says how each side's best was timed (screen or retime: the short screen reads 2-3 % faster than
 the re-time of the same config on the H200, results/h200 model sweeps).
@@ -12,26 +13,26 @@ the re-time of the same config on the H200, results/h200 model sweeps).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
+from gemmtune.config import CONFIG_CLASSES
 from gemmtune.results import ok_rows, read_results
 
 PROBLEM = ["mode", "gemm", "E", "M", "N", "K"]
 
 
 def lever_table(df: pd.DataFrame, knob: str) -> pd.DataFrame:
-    """One row per problem: best TF/s with the knob off (False or 1) and on (any other value), and on / off.
+    """One row per problem: best TF/s with the knob off (its default) and on (any other value), and on / off.
 
     Raises KeyError when the knob is not a column of the results.
     """
     ok = ok_rows(df).dropna(subset=[knob])
-    # Bool knobs read back as object columns where other modes hold None: look at the values themselves.
-    off_value = False if all(isinstance(v, (bool, np.bool_)) for v in ok[knob]) else 1
+    off_value = next(f.default for cls in CONFIG_CLASSES.values() for f in dataclasses.fields(cls) if f.name == knob)
     rows = []
     for key, group in ok.groupby(PROBLEM, sort=False):
         off_rows, on_rows = group[group[knob] == off_value], group[group[knob] != off_value]

@@ -66,6 +66,7 @@ class KernelConfig:
             f"s{self.num_stages}",
         ]
         parts += [f"split{v}" for k, v in self.to_dict().items() if k == "SPLIT_M" and v != 1]
+        parts += [f"tail{v}" for k, v in self.to_dict().items() if k == "TAIL_ROWS" and v]
         tma = [name.removeprefix("use_tma_load_") for name in self.tma_load_fields() if getattr(self, name)]
         if self.use_tma_store:
             tma.append("store")
@@ -102,11 +103,18 @@ class KernelConfigForward(KernelConfig):
     half tails 11 % (gemmtune.routing, uniform). Needs BLOCK_SIZE_M ≥ 32 (a half tile has at least tl.dot's 16
     rows) and is pruned with flatten. Measured on the H200 suite: within ±2 % of the best config without it on
     most shapes (docs/perf-notes.md, entry 7), so it is off in the shipped spaces.
+
+    TAIL_ROWS (warp_specialize on Hopper only; 0 = off): an expert's last partial M block of at most
+    TAIL_ROWS rows is computed by the tile of the full block before it, as Yᵀ = W · X_tailᵀ with the tail's
+    rows on the wgmma's N side (a multiple of 8, PTX ISA wgmma shapes m64nNk16). The W tiles that tile
+    streams anyway feed both MMAs, so a 12-row tail costs a 256×TAIL_ROWS MMA per K step instead of a
+    second pass over W[e] at full tile height.
     """
 
     use_tma_load_w: bool = False
     use_tma_load_x: bool = False
     half_tail: bool = False
+    TAIL_ROWS: int = 0
 
     mode: ClassVar[str] = "fwd"
 

@@ -4,7 +4,8 @@ Each rule takes a config and returns the reason it is pruned, or None. A config 
 that fires, in the order of RULES; every pruned config keeps its rule and reason.
 
 - mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one;
-  half_tail needs 32-row blocks and does nothing with flatten).
+  half_tail needs 32-row blocks and does nothing with flatten; TAIL_ROWS needs warp_specialize and a power
+  of two from 8 below BLOCK_SIZE_M).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
   kernels of gemmtune.kernels.fwd_ws and dw_ws, with their own limits (hopper_warp_specialize_rule); from
   10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
@@ -31,7 +32,10 @@ from gemmtune.problem import Problem
 
 MAX_REGISTERS_PER_THREAD = 255
 MBARRIER_BYTES = 8
-WARP_SPECIALIZE_SCRATCH_BYTES = 128
+WARP_SPECIALIZE_SCRATCH_BYTES = 160
+# The Gluon forward kernel's tile and tail accumulators spill above this many fp32 registers per thread
+# (sass_report, sm_90: 128×256 tiles, 8 warps, TAIL_ROWS 64 = 192 registers: LDL/STL; TAIL_ROWS 32 = 160: none).
+WS_TAIL_ACCUMULATOR_REGISTERS = 160
 
 
 @dataclass(frozen=True)
@@ -67,12 +71,13 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
-    (two, and 128 B of scratch, with warp specialization), and for dW the int32 gather indices of one M
-    block. Checked against Triton 3.6's report for every config of the default space on the H200
+    (two, and 128 B of scratch, with warp specialization), num_stages blocks of TAIL_ROWS X rows with
+    TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for every config of the default space on the H200
     (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
     keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
     """
     per_stage = sum(_tile_elements(config, tile) for tile in OPERAND_TILES[config.mode]) * element_size
+    per_stage += getattr(config, "TAIL_ROWS", 0) * config.BLOCK_SIZE_K * element_size
     output_tile = _tile_elements(config, OUTPUT_TILE[config.mode]) * element_size
     # A TMA store stages the output tile; a flattened loop keeps the epilogue's layout-conversion scratch
     # (at most one output tile, measured 1/4 to 1/2 of it) live beside the pipeline buffers.
@@ -81,7 +86,7 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
         staged_output += output_tile // 2  # the half tile's store has its own buffer (sass_report: exact)
     tma_loads = any(getattr(config, name) for name in config.tma_load_fields())
     # One mbarrier per stage for TMA loads; warp specialization adds one per stage for the slot's release,
-    # and scratch for its partitions' reductions (116-124 B beyond the barriers: sass_report, 3-4 stages).
+    # and scratch for its partitions' reductions (116-156 B beyond the barriers: sass_report, 3-4 stages, with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
     barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
     # dW carries each M block's int32 gather indices across iterations through shared memory.
@@ -90,8 +95,11 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
 
 
 def accumulator_registers(config: KernelConfig) -> int:
-    """fp32 accumulator registers per thread: output tile elements over the block's threads (warp size 32)."""
-    return _tile_elements(config, OUTPUT_TILE[config.mode]) // (32 * config.num_warps)
+    """fp32 accumulator registers per thread: output tile elements (and the BLOCK_SIZE_N × TAIL_ROWS tail
+    accumulator with TAIL_ROWS) over the block's threads (warp size 32)."""
+    elements = _tile_elements(config, OUTPUT_TILE[config.mode])
+    elements += getattr(config, "TAIL_ROWS", 0) * config.BLOCK_SIZE_N
+    return elements // (32 * config.num_warps)
 
 
 # Per mode, (TMA flag, permutation under which that operand is gathered on load / scattered on store).
@@ -106,7 +114,9 @@ SCATTERED_STORES = {"fwd": [("use_tma_store", "permute_y")], "dx": [("use_tma_st
 def mode_rule(config: KernelConfig) -> str | None:
     """Combinations the mode's kernel refuses: TMA on a gathered operand (unless pregathered) or a scattered
     one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand,
-    half_tail below 32-row blocks or with flatten."""
+    half_tail below 32-row blocks or with flatten, TAIL_ROWS without warp_specialize or other than a power of
+    two from 8 (the tail's rows are the wgmma's N, PTX ISA m64nNk16, and a Gluon tensor dimension) below
+    BLOCK_SIZE_M."""
     if config.permute_x and config.permute_y:
         return "permute_x and permute_y cannot both be set"
     if config.fuse_mul_post and config.mode != "fwd":
@@ -135,6 +145,12 @@ def mode_rule(config: KernelConfig) -> str | None:
     if getattr(config, "half_tail", False) and config.flatten:
         # Compiled for sm_90, the kernel is the one without flatten (benchmarks/sass_report.py).
         return "half_tail with flatten: Triton 3.6 does not flatten the tile loop around two tile shapes"
+    tail_rows = getattr(config, "TAIL_ROWS", 0)
+    if tail_rows and not config.warp_specialize:
+        return "TAIL_ROWS needs warp_specialize (only the Gluon forward kernel computes merged tails)"
+    if tail_rows and (tail_rows < 8 or tail_rows & (tail_rows - 1) or tail_rows >= config.BLOCK_SIZE_M):
+        return (f"TAIL_ROWS = {tail_rows}: the tail's rows are the wgmma's N (a multiple of 8) and a Gluon tensor "
+                f"dimension (a power of two), below BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
     return None
 
 
@@ -146,6 +162,8 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
         return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
     if config.warp_specialize and device.compute_capability[0] == 9:
         return hopper_warp_specialize_rule(config, problem)
+    if getattr(config, "TAIL_ROWS", 0):
+        return f"TAIL_ROWS exists in the Hopper (9.x) Gluon forward kernel only, {device.name} has {cc}"
     return None
 
 
@@ -154,7 +172,8 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     16-bit inputs, both operands by TMA (the routed one pregathered), whole wgmma warpgroups of 64
     accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256), and for dW
     no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX ISA, wgmma
-    matrix layouts), while the plain kernels compute fp32 in IEEE precision."""
+    matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, the tile's and
+    the tail's accumulators within WS_TAIL_ACCUMULATOR_REGISTERS per thread."""
     if config.mode not in ("fwd", "dw"):
         return "warp specialization on Hopper exists for fwd and dW only (the Gluon kernels)"
     if problem.element_size != 2:
@@ -171,6 +190,10 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     if config.num_warps not in (4, 8) or getattr(config, tile_rows) < 64:
         return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, {tile_rows} "
                 f">= 64), got {config.num_warps} warps and {tile_rows} = {getattr(config, tile_rows)}")
+    registers = accumulator_registers(config)
+    if getattr(config, "TAIL_ROWS", 0) and registers > WS_TAIL_ACCUMULATOR_REGISTERS:
+        return (f"TAIL_ROWS = {config.TAIL_ROWS}: the tile's and the tail's accumulators take {registers} registers "
+                f"per thread, above {WS_TAIL_ACCUMULATOR_REGISTERS} they spill")
     return None
 
 

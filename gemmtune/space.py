@@ -24,6 +24,7 @@ TUNABLE_FIELDS = sorted(
     {name for cls in CONFIG_CLASSES.values() for name in cls.field_names()} - set(PROBLEM_FIELDS)
 )
 BOOL_FIELDS = {"flatten", "warp_specialize", "fuse_mul_post", "pregather", "half_tail"} | {name for name in TUNABLE_FIELDS if name.startswith("use_tma")}
+ZERO_MEANS_OFF = {"TAIL_ROWS"}  # int knobs whose 0 turns the feature off
 
 
 class SpaceError(ValueError):
@@ -67,9 +68,10 @@ def _validated(values: dict, source: str) -> dict[str, list]:
         if not items:
             raise SpaceError(f"space {source}: {name} has an empty value list")
         want = bool if name in BOOL_FIELDS else int
+        least = 0 if name in ZERO_MEANS_OFF else 1
         for item in items:
-            if type(item) is not want or (want is int and item <= 0):
-                kind = "true/false" if want is bool else "positive whole numbers"
+            if type(item) is not want or (want is int and item < least):
+                kind = "true/false" if want is bool else ("whole numbers ≥ 0" if least == 0 else "positive whole numbers")
                 raise SpaceError(f"space {source}: {name} takes {kind}, got {item!r}")
         out[name] = list(dict.fromkeys(items))
     return out

@@ -54,3 +54,12 @@ def test_warp_specialized_dw_kernel_builds_for_hopper(store):
     assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
     predicted = shared_memory_bytes(KernelConfigBackward_dW(permute_x=True, **config), 2)
     assert report["smem"] <= predicted, (report["smem"], predicted)
+
+
+def test_merged_tail_builds_for_hopper():
+    # The tail's wgmma has the tail's rows as N: 64x32x16 beside the tile's 64x256x16, no spills.
+    plain, merged = sass_report(WS), sass_report(dict(WS, TAIL_ROWS=32))
+    assert merged["HGMMA"] > plain["HGMMA"] and merged["UTMALDG"] > plain["UTMALDG"], (plain, merged)
+    assert merged["spills"] == 0 and merged.get("LDL", 0) == 0, merged
+    predicted = shared_memory_bytes(KernelConfigForward(permute_x=True, TAIL_ROWS=32, **WS), 2)
+    assert plain["smem"] < merged["smem"] <= predicted, (merged["smem"], predicted)

@@ -6,7 +6,8 @@
 - Correctness at real sizes: DeepSeek-V3's gate_up weight has 256·4096·7168 = 7.5e9 elements (64-bit
   offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
 - The Gluon warp-specialized forward and dW kernels (Hopper): the same real sizes plus empty experts, N
-  and K tails, one and two warpgroups, each epilogue; Triton's reported shared memory within the prediction.
+  and K tails, one and two warpgroups, each epilogue, the forward's merged tails (TAIL_ROWS); Triton's
+  reported shared memory within the prediction.
 """
 
 import concurrent.futures as cf
@@ -108,6 +109,38 @@ def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epi
     checked = check_output(launcher, launcher.out, ref, problem.dtype)
     assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
     assert launcher.compiled.name == "grouped_gemm_forward_ws_kernel"  # the Gluon kernel, not tl.range's
+    assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)
+
+
+MERGED_TAIL = [
+    # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, num_warps, TAIL_ROWS): gemmtune.kernels.fwd_ws with experts whose
+    # last rows (at most TAIL_ROWS past a full block) are computed by the block before them
+    (Problem("fwd", 256, 4096, 4096, 7168, 8, permute="x"), 128, 256, 8, 32),  # W past 2^31 elements
+    (Problem("fwd", 16, 4096, 1000, 512, 1, permute="x"), 128, 256, 8, 32),  # 256 ± 16 rows per expert, N tail
+    (Problem("fwd", 8, 1100, 4096, 1408, 2, permute="y"), 64, 128, 4, 16),  # one warpgroup, scattered store
+    (Problem("fwd", 64, 256, 200, 160, 2, routing="zipf:1.5"), 64, 128, 8, 32),  # empty experts, N tail
+    (Problem("fwd", 32, 2048, 5760, 2880, 4, permute="x"), 128, 128, 8, 64),  # K tail, 64-row tails
+]
+
+
+@pytest.mark.parametrize("problem, bm, bn, warps, tail_rows", MERGED_TAIL, ids=[p.describe() for p, *_ in MERGED_TAIL])
+@pytest.mark.parametrize("epilogue", EPILOGUES)
+def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilogue):
+    config = config_class("fwd")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=64, num_warps=warps, num_stages=3,
+                                 permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_x=True,
+                                 use_tma_load_w=True, pregather=problem.permute_x, warp_specialize=True,
+                                 TAIL_ROWS=tail_rows, **EPILOGUES[epilogue])
+    kept, pruned = prune([config], problem, active_device())
+    if pruned:
+        pytest.skip(pruned[0].reason)
+    inputs = make_inputs(problem, "cuda")
+    m = inputs.m_sizes
+    merged = int(((m % bm > 0) & (m % bm <= tail_rows) & (m > bm)).sum())
+    assert merged > 0, "no expert has a tail to merge: the case does not test the tail path"
+    launcher = Launcher(problem, inputs, config)
+    ref = reference(problem, inputs, config.fuse_mul_post)
+    checked = check_output(launcher, launcher.out, ref, problem.dtype)
+    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], (merged, checked)
     assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)
 
 

@@ -54,6 +54,7 @@ def test_default_space_matches_its_definition():
         ("permute_x = [true]", "set by the problem"),
         ("BLOCK_SIZE_M = []", "empty value list"),
         ("BLOCK_SIZE_M = [0]", "positive whole numbers"),
+        ("TAIL_ROWS = [-8]", "TAIL_ROWS takes whole numbers ≥ 0"),
         ("use_tma_load_w = [1]", "true/false"),
     ],
 )
@@ -184,7 +185,24 @@ def test_warp_specialization_rules_per_architecture():
     assert _first_rule(dw, fp32, device=preset("h100")) == "device"
     assert _first_rule(dw, dataclasses.replace(fp32, dtype="bf16"), device=preset("h100")) is None
     # Two mbarriers per stage (a slot's TMA arrival, its release by the MMA warps) and the partitions' scratch.
-    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 128
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 160
+
+
+def test_merged_tail_rules_and_resources():
+    config = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, num_warps=8, num_stages=3, warp_specialize=True,
+                                 use_tma_load_x=True, use_tma_load_w=True, TAIL_ROWS=32)
+    assert _first_rule(config, device=preset("h100")) is None
+    assert _first_rule(dataclasses.replace(config, warp_specialize=False)) == "mode"  # only the Gluon kernel
+    for rows in (4, 24, 128):  # the wgmma's N, a power of two, below BLOCK_SIZE_M
+        assert _first_rule(dataclasses.replace(config, TAIL_ROWS=rows), device=preset("h100")) == "mode", rows
+    assert _first_rule(config, device=preset("b200")) == "device"  # tl.range's kernel has no merged tail
+    # 128·256 + 256·64 accumulator elements over 256 threads: 192 registers, which spill (sass_report).
+    assert _first_rule(dataclasses.replace(config, TAIL_ROWS=64), device=preset("h100")) == "device"
+    assert accumulator_registers(config) == (128 * 256 + 256 * 32) // 256
+    # Each stage also holds the tail's TAIL_ROWS × BLOCK_SIZE_K block of X.
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256 + 32) * 64 * 2 + 3 * 2 * 8 + 160
+    assert config.to_string() == "fwd BM128 BN256 BK64 G8 w8 s3 tail32 tma[w,x] warp_specialize"
+    assert load_space("default").with_overrides({"TAIL_ROWS": [0, 32]}).values["TAIL_ROWS"] == [0, 32]  # 0: off
 
 
 def test_half_tail_rules_and_its_staged_store():

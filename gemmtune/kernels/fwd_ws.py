@@ -41,6 +41,7 @@ from gemmtune.kernels.hopper_ws import (
     accumulator_layout,
     expert_vectors,
     invalidate_ring,
+    m_blocks,
     ring_barriers,
     ring_slots,
     tma_descriptor,
@@ -48,92 +49,147 @@ from gemmtune.kernels.hopper_ws import (
 
 @gluon.jit
 def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M: gl.constexpr,
-                BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr):
-    """(expert, its first sorted row, its row count, m0, n0) of flat tile `tile_id`, by the plain kernels'
-    locate_tile and swizzle_tile (Triton jit functions without layouts, so Gluon can call them)."""
+                BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr):
+    """(expert, its first sorted row, its row count, m0, n0, tail) of flat tile `tile_id`, by the plain
+    kernels' locate_tile and swizzle_tile (Triton jit functions without layouts, so Gluon can call them).
+    tail: the tile also computes the expert's last rows m0+BLOCK_SIZE_M … m_size (TAIL_ROWS at most)."""
     e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
-    pid_m, pid_n = swizzle_tile(local, gl.cdiv(m_size, BLOCK_SIZE_M), num_n_tiles, GROUP_SIZE_M)
-    return e, row_start, m_size, pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N
+    blocks = m_blocks(m_size, BLOCK_SIZE_M, TAIL_ROWS)
+    pid_m, pid_n = swizzle_tile(local, blocks, num_n_tiles, GROUP_SIZE_M)
+    m0 = pid_m * BLOCK_SIZE_M
+    tail = (TAIL_ROWS > 0) & (pid_m == blocks - 1) & (m0 + BLOCK_SIZE_M < m_size)
+    return e, row_start, m_size, m0, pid_n * BLOCK_SIZE_N, tail
 
 
 @gluon.jit
-def load_partition(x_desc, w_desc, x_slots, w_slots, ready, empty, m_sizes_ptr, N, K,
+def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, ready, empty, m_sizes_ptr, N, K,
                    NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                    BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
-                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr):
-    """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W."""
+                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr):
+    """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
+    (and the tail's X rows on a tile that computes a tail)."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
-        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles)
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
     step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes
+    tail_bytes: gl.constexpr = x_tail_desc.block_type.nbytes if TAIL_ROWS > 0 else 0
     step = 0
     for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
-        e, row_start, m_size, m0, n0 = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
-                                                   num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M)
+        e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
+                                                         num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+                                                         TAIL_ROWS)
         for k_step in range(k_steps):
             slot = step % NUM_STAGES
             # A fresh barrier's preceding phase counts as complete: the first round does not wait.
             mbarrier.wait(empty.index(slot), ((step // NUM_STAGES) & 1) ^ 1)
-            mbarrier.expect(ready.index(slot), step_bytes)
             k0 = k_step * BLOCK_SIZE_K
+            if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
+                mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
+                mbarrier.expect(ready.index(slot), step_bytes, pred=not tail)
+                tma.async_copy_global_to_shared(x_tail_desc, [row_start + m0 + BLOCK_SIZE_M, k0], ready.index(slot),
+                                                x_tail_slots.index(slot), pred=tail)
+            else:
+                mbarrier.expect(ready.index(slot), step_bytes)
             tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
             tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
             step += 1
 
 
 @gluon.jit
-def mma_partition(x_slots, w_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr, gather_indices_ptr,
-                  topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
-                  BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
-                  GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, PERMUTE_Y: gl.constexpr,
-                  FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr):
-    """Consume the ring with async wgmma (one in flight while the next slot is awaited), then store the tile."""
+def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps, NUM_STAGES: gl.constexpr,
+           WITH_TAIL: gl.constexpr):
+    """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
+    tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
+    wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
+    once the wgmma that read it has retired. Returns (acc, acc_tail, step)."""
+    for k_step in range(k_steps):
+        slot = step % NUM_STAGES
+        mbarrier.wait(ready.index(slot), (step // NUM_STAGES) & 1)
+        x = x_slots.index(slot)
+        w = w_slots.index(slot)
+        acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
+        if WITH_TAIL:
+            x_tail = x_tail_slots.index(slot)
+            acc_tail = warpgroup_mma(w, x_tail.permute((1, 0)), acc_tail, is_async=True)
+            acc, acc_tail, x, w, x_tail = warpgroup_mma_wait(2, deps=[acc, acc_tail, x, w, x_tail])
+        else:
+            acc, x, w = warpgroup_mma_wait(1, deps=[acc, x, w])
+        # The wgmma of the previous step has retired: its slot goes back to the loader.
+        mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=k_step > 0)
+        step += 1
+    acc, acc_tail = warpgroup_mma_wait(0, deps=[acc, acc_tail])
+    mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES))
+    return acc, acc_tail, step
+
+
+@gluon.jit
+def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr,
+               PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr):
+    """Store acc (rows m0 … of the expert, columns n0 …; fp32 in any layout) from registers: rows past the
+    expert's end and columns past N dropped, scattered through gather_indices under permute_y, scaled by
+    topk_weights with fuse_mul_post."""
+    layout: gl.constexpr = acc.type.layout
+    offs_m = m0 + gl.arange(0, acc.shape[0], layout=gl.SliceLayout(1, layout))
+    offs_n = n0 + gl.arange(0, acc.shape[1], layout=gl.SliceLayout(0, layout))
+    row_mask = offs_m < m_size
+    rows = row_start + gl.where(row_mask, offs_m, 0)
+    if PERMUTE_Y:
+        dst = gl.load(gather_indices_ptr + rows)
+    else:
+        dst = rows
+    if FUSE_MUL_POST:
+        acc = acc * gl.expand_dims(gl.load(topk_weights_ptr + dst).to(gl.float32), 1)
+    ptrs = y_ptr + gl.expand_dims(dst.to(gl.int64) * N, 1) + gl.expand_dims(offs_n, 0)
+    mask = gl.expand_dims(row_mask, 1) & gl.expand_dims(offs_n < N, 0)
+    gl.store(ptrs, acc.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@gluon.jit
+def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
+                  gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
+                  NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
+                  BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
+                  PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
+                  TAIL_ROWS: gl.constexpr):
+    """Consume the ring tile by tile (k_loop), then store each tile and its tail."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
+    tail_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, max(TAIL_ROWS, 8), gl.num_warps())
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
-        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles)
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
     step = 0
     for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
-        e, row_start, m_size, m0, n0 = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
-                                                   num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M)
+        e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
+                                                         num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+                                                         TAIL_ROWS)
         acc = gl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), gl.float32, acc_layout)
-        for k_step in range(k_steps):
-            slot = step % NUM_STAGES
-            mbarrier.wait(ready.index(slot), (step // NUM_STAGES) & 1)
-            x = x_slots.index(slot)
-            w = w_slots.index(slot)
-            acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
-            acc, x, w = warpgroup_mma_wait(1, deps=[acc, x, w])
-            # The wgmma of the previous step has retired: its slot goes back to the loader.
-            mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=k_step > 0)
-            step += 1
-        acc = warpgroup_mma_wait(0, deps=[acc])
-        mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES))
-
-        offs_m = m0 + gl.arange(0, BLOCK_SIZE_M, layout=gl.SliceLayout(1, acc_layout))
-        offs_n = n0 + gl.arange(0, BLOCK_SIZE_N, layout=gl.SliceLayout(0, acc_layout))
-        row_mask = offs_m < m_size
-        rows = row_start + gl.where(row_mask, offs_m, 0)
-        if PERMUTE_Y:
-            dst = gl.load(gather_indices_ptr + rows)
+        acc_tail = gl.zeros((BLOCK_SIZE_N, max(TAIL_ROWS, 8)), gl.float32, tail_layout)
+        if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
+            if tail:
+                acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
+                                             k_steps, NUM_STAGES, True)
+                # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
+                store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
+                           gather_indices_ptr, topk_weights_ptr, PERMUTE_Y, FUSE_MUL_POST)
+            else:
+                acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
+                                             k_steps, NUM_STAGES, False)
         else:
-            dst = rows
-        if FUSE_MUL_POST:
-            acc = acc * gl.expand_dims(gl.load(topk_weights_ptr + dst).to(gl.float32), 1)
-        y = acc.to(y_ptr.dtype.element_ty)
+            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
+                                         NUM_STAGES, False)
         if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
             # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
-            # belong to the expert goes this way; TMA clips the columns past N itself.
+            # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
+            # store away from permute_y, so no scatter and no fuse_mul_post here.)
             tma.store_wait(0)  # the previous tile's store has read y_slot
-            y_slot.store(y)
+            y_slot.store(acc.to(y_ptr.dtype.element_ty))
             fence_async_shared()
             tma.async_copy_shared_to_global(y_desc, [row_start + m0, n0], y_slot)
         else:
-            ptrs = y_ptr + gl.expand_dims(dst.to(gl.int64) * N, 1) + gl.expand_dims(offs_n, 0)
-            mask = gl.expand_dims(row_mask, 1) & gl.expand_dims(offs_n < N, 0)
-            gl.store(ptrs, y, mask=mask)
+            store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, PERMUTE_Y,
+                       FUSE_MUL_POST)
     if USE_TMA_STORE:
         tma.store_wait(0)
 
@@ -142,6 +198,7 @@ def mma_partition(x_slots, w_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes
 def grouped_gemm_forward_ws_kernel(
     x_desc,
     w_desc,
+    x_tail_desc,
     y_desc,
     y_ptr,
     m_sizes_ptr,
@@ -160,23 +217,32 @@ def grouped_gemm_forward_ws_kernel(
     PERMUTE_Y: gl.constexpr,
     FUSE_MUL_POST: gl.constexpr,
     USE_TMA_STORE: gl.constexpr,
+    TAIL_ROWS: gl.constexpr,
 ):
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
+    # Partitions take no None: the constexpr-false branches never touch these stand-ins.
+    if TAIL_ROWS > 0:
+        x_tail_slots = ring_slots(x_tail_desc, NUM_STAGES)
+    else:
+        x_tail_desc = x_desc
+        x_tail_slots = x_slots
     if USE_TMA_STORE:
         y_slot = gl.allocate_shared_memory(y_desc.dtype, y_desc.block_type.shape, y_desc.layout)
-    else:  # partitions take no None: stand-ins that the constexpr-false branch never touches
+    else:
         y_desc = x_desc
         y_slot = x_slots
     ready, empty = ring_barriers(NUM_STAGES)
 
     gl.warp_specialize(
         [
-            (mma_partition, (x_slots, w_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr, gather_indices_ptr,
-                             topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N,
-                             BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y, FUSE_MUL_POST, USE_TMA_STORE)),
-            (load_partition, (x_desc, w_desc, x_slots, w_slots, ready, empty, m_sizes_ptr, N, K, NUM_EXPERTS, E_PAD,
-                              NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES)),
+            (mma_partition, (x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
+                             gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M,
+                             BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y, FUSE_MUL_POST,
+                             USE_TMA_STORE, TAIL_ROWS)),
+            (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, ready, empty, m_sizes_ptr,
+                              N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K,
+                              GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS)),
         ],
         [LOADER_WARPS],
         [LOADER_REGISTERS],
@@ -195,6 +261,7 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
     rows = y.shape[0]
     BM, BN, BK = config.BLOCK_SIZE_M, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
     x_desc = tma_descriptor(x, x.shape[0], K, [BM, BK])
+    x_tail_desc = tma_descriptor(x, x.shape[0], K, [config.TAIL_ROWS, BK]) if config.TAIL_ROWS else None
     # W as (E·N, K): a tile past row N of expert e reads expert e+1 and lands only in columns the store drops.
     w_desc = tma_descriptor(w, E * N, K, [BN, BK])
     y_desc = tma_descriptor(y, rows, N, [BM, BN]) if config.use_tma_store else None
@@ -205,6 +272,7 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
         warmup,
         x_desc,
         w_desc,
+        x_tail_desc,
         y_desc,
         y,
         m_sizes,
@@ -223,5 +291,6 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
         PERMUTE_Y=config.permute_y,
         FUSE_MUL_POST=config.fuse_mul_post,
         USE_TMA_STORE=config.use_tma_store,
+        TAIL_ROWS=config.TAIL_ROWS,
         num_warps=config.num_warps,
     )

@@ -22,14 +22,27 @@ def add(a, b):
 
 
 @gluon.jit
+def m_blocks(m_sizes, BLOCK_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr):
+    """M blocks per expert (a scalar or a per-expert vector): cdiv(m_sizes, BLOCK_SIZE_M), less the last
+    partial block where TAIL_ROWS > 0, it holds at most TAIL_ROWS rows and a full block precedes it (that
+    block's tile computes the tail too: gemmtune.kernels.fwd_ws)."""
+    blocks = gl.cdiv(m_sizes, BLOCK_SIZE_M)
+    if TAIL_ROWS > 0:
+        tail = m_sizes % BLOCK_SIZE_M
+        blocks -= ((tail > 0) & (tail <= TAIL_ROWS) & (m_sizes > BLOCK_SIZE_M)).to(gl.int32)
+    return blocks
+
+
+@gluon.jit
 def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, BLOCK_SIZE_M: gl.constexpr,
-                   tiles_per_m_block):
+                   tiles_per_m_block, TAIL_ROWS: gl.constexpr = 0):
     """gemmtune.kernels.common.expert_tiles in Gluon: tl.arange there has no layout, here the per-expert
-    lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs)."""
+    lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs).
+    With TAIL_ROWS, an expert's M blocks are counted by m_blocks."""
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
     offs_e = gl.arange(0, E_PAD, layout=layout)
     m_sizes = gl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
-    tiles = gl.cdiv(m_sizes, BLOCK_SIZE_M) * tiles_per_m_block
+    tiles = m_blocks(m_sizes, BLOCK_SIZE_M, TAIL_ROWS) * tiles_per_m_block
     row_end = gl.associative_scan(m_sizes, 0, add)  # Gluon has no cumsum
     return offs_e, m_sizes, row_end, tiles, gl.associative_scan(tiles, 0, add), gl.sum(tiles, 0)
 

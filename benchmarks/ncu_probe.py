@@ -1,0 +1,61 @@
+"""Time configs of one model GEMM in one process, or launch one a few times for Nsight Compute (GPU only).
+
+    python benchmarks/ncu_probe.py --model llama4-scout --gemm gate_up --routing balanced \\
+        --config "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,num_warps=8,num_stages=4,use_tma_load_w=1" --config "..."
+    ncu --clock-control none -k regex:grouped_gemm --launch-skip 2 --launch-count 1 --section SpeedOfLight \\
+        python benchmarks/ncu_probe.py ... --config "..." --launches 3
+
+Without --launches, each config's median time (triton.testing.do_bench) and TF/s are printed, all in one
+process against the same inputs, so their ratios come from one run. With --launches N, each config is only
+launched N times (the first compiles), for a profiler to pick one launch. --config takes the same
+'field=value,...' form as benchmarks/sass_report.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+
+import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
+from sass_report import parse_config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--gemm", required=True, choices=["gate_up", "down"])
+    parser.add_argument("--tokens", type=int, default=4096)
+    parser.add_argument("--mode", default="fwd", choices=["fwd", "dx", "dw"])
+    parser.add_argument("--routing", default="uniform", help="uniform | balanced | zipf:S")
+    parser.add_argument("--config", action="append", required=True)
+    parser.add_argument("--launches", type=int, help="launch each config this many times instead of timing it")
+    args = parser.parse_args(argv)
+
+    import torch
+    import triton.testing
+
+    from gemmtune.kernels import Launcher
+    from gemmtune.models import layer_problems, load_model
+    from gemmtune.problem import make_inputs
+
+    problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
+    problem = dataclasses.replace(problem, routing=args.routing)
+    inputs = make_inputs(problem, "cuda")
+    print(problem.describe(), flush=True)
+    for text in args.config:
+        config = parse_config(problem, text)
+        launcher = Launcher(problem, inputs, config)
+        if args.launches:
+            for _ in range(args.launches):
+                launcher()
+            torch.cuda.synchronize()
+            print(config.to_string(), flush=True)
+            continue
+        ms = triton.testing.do_bench(launcher, warmup=50, rep=300)
+        print(f"{config.to_string():70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
