@@ -132,7 +132,11 @@ def run_problem_serial(problem: Problem, configs, device: str, timing: str, on_r
 
 
 class ProblemContext:
-    """Inputs, fp32 references and timed torch baselines of one problem (per fuse_mul_post variant)."""
+    """Inputs, fp32 references and timed torch baselines of one problem (per fuse_mul_post variant).
+
+    baselines[fuse] keeps the baselines' callables, for the re-time stage to time them again beside the
+    best configs; baseline_ms[fuse] holds their times from here, which screened configs are compared to.
+    """
 
     def __init__(self, problem: Problem, device: str, timing: str, fuse_variants=(False,)):
         from gemmtune.problem import make_inputs
@@ -142,12 +146,12 @@ class ProblemContext:
         self.problem = problem
         self.inputs = make_inputs(problem, device)
         self.refs = {}
+        self.baselines = {}
         self.baseline_ms = {}
         for fuse in sorted(fuse_variants):
             self.refs[fuse] = reference(problem, self.inputs, fuse)
-            self.baseline_ms[fuse] = {
-                name: time_callable(fn, timing).median_ms for name, fn in baselines(problem, self.inputs, fuse).items()
-            }
+            self.baselines[fuse] = baselines(problem, self.inputs, fuse)
+            self.baseline_ms[fuse] = {name: time_callable(fn, timing).median_ms for name, fn in self.baselines[fuse].items()}
 
 
 def run_sweep(

@@ -104,6 +104,12 @@ def test_faulty_configs_get_their_status_and_every_other_config_is_measured(tmp_
     stages = pd.Series([r.timing_stage for r in others]).value_counts().to_dict()
     assert stages == {"retime": 3, "screen": 6}
     assert all(r.spread is not None and r.spread >= 0 for r in others if r.timing_stage == "retime")
+    # The torch baselines were re-timed in the same rounds: one set for the re-timed rows, none of the
+    # setup-time sets that the screened rows carry.
+    retimed_baselines = {tuple(r.baseline_ms.items()) for r in others if r.timing_stage == "retime"}
+    screen_baselines = {tuple(r.baseline_ms.items()) for r in others if r.timing_stage == "screen"}
+    assert len(retimed_baselines) == 1 and not retimed_baselines & screen_baselines
+    assert {name for name, _ in retimed_baselines.pop()} == {name for name, _ in screen_baselines.pop()}
     assert results.metadata["engine"] == "parallel"
     assert results.metadata["worker_restarts"] == 5  # raise and compile-raise kept their workers
     assert "screen" in results.metadata["timing_stages"] and "retime" in results.metadata["timing_stages"]

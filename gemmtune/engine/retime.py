@@ -1,10 +1,14 @@
 """Two-stage timing: a short screen of every config, then the top k re-timed interleaved.
 
 Screen: each config once, by a short do_bench (or do_bench_cudagraph), in the GPU worker right after its
-correctness check. Re-time: the k fastest `ok` configs of a problem, on one GPU, in `rounds` rounds; each
-round times every config once (do_bench with the L2 cache flushed before every launch), in an order rotated
-by one per round, so that clock and thermal drift spread over all of them instead of favouring whichever ran
-first. A config's samples of all rounds give its median, p20/p80 and spread = IQR / median.
+correctness check, against the torch baselines timed when the worker set the problem up. Re-time: the k
+fastest `ok` configs of a problem and the torch baselines, on one GPU, in `rounds` rounds; each round times
+every one of them once (do_bench with the L2 cache flushed before every launch), in an order rotated by one
+per round, so that clock and thermal drift spread over all of them instead of favouring whichever ran first.
+A config's samples of all rounds give its median, p20/p80 and spread = IQR / median, and its speedup is
+against the baselines' medians of the same rounds. (On the H200 the SM clock under these GEMMs moved
+between about 1.4 and 1.5 GHz, and one config's time by 4 % between the start and the end of one process:
+results/h200/merged-tail/probe-bm256/timings.txt, Nsight Compute in probe-bm128/.)
 """
 
 from __future__ import annotations
@@ -56,8 +60,9 @@ def describe(timing: str, top: int, screen: dict, retime: dict) -> dict:
     return {
         "screen": f"every config: {bench(screen)}; median, p20, p80",
         "retime": (
-            f"top {top} ok configs per problem, on one worker, {retime['rounds']} interleaved rounds (order rotated "
-            f"each round) of {bench(retime)}; median, p20, p80 of all samples" if top > 0 else "none (--retime-top 0)"
+            f"top {top} ok configs per problem and the torch baselines, on one worker, {retime['rounds']} interleaved "
+            f"rounds (order rotated each round) of {bench(retime)}; median, p20, p80 of all samples; speedup against "
+            f"the baselines of the same rounds" if top > 0 else "none (--retime-top 0)"
         ),
         "spread": "(p75 - p25) / median of the re-timed samples",
     }

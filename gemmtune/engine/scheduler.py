@@ -16,10 +16,11 @@ A config that kills its worker is `crashed`, one that does not answer within the
 
 from __future__ import annotations
 
+
 import os
 import sys
 import time
-from collections import deque
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -456,11 +457,16 @@ class _Engine:
             self._mark_retimed(pi, 0, reply["error"])
             return
         errors = []
+        # Baselines re-timed in the same rounds as these configs replace the ones timed at setup.
+        baseline_ms = defaultdict(dict)
+        for fuse, name, ms in reply.get("baseline_ms", []):
+            baseline_ms[bool(fuse)][name] = ms
         for row, timing in zip(rows, reply["timings"]):
             if "error" in timing:
                 errors.append(f"{row['config']}: {timing['error']}")
                 continue
             result = KernelResult.from_dict(row)
+            result.baseline_ms = {**result.baseline_ms, **baseline_ms[result.kernel_config.fuse_mul_post]}
             result.triton_time_ms, result.triton_p20_ms = timing["median_ms"], timing["p20_ms"]
             result.triton_p80_ms, result.spread, result.timing_stage = timing["p80_ms"], timing["spread"], "retime"
             key = result_key(result.problem, result.kernel_config)

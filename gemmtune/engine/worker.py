@@ -10,7 +10,8 @@ class). Requests and replies are plain dicts:
         cache misses, i.e. kernels this worker had to compile itself), checks and screens it
         (gemmtune.runner.run_config).
     retime(configs, rounds, warmup_ms, rep_ms) → {"timings": [{"median_ms", "p20_ms", "p80_ms", "spread",
-        "samples"} | {"error"}], "exit"}: re-times the given configs interleaved (gemmtune.engine.retime).
+        "samples"} | {"error"}], "baseline_ms": [[fuse_mul_post, name, median_ms]], "exit"}: re-times the
+        given configs and the problem's torch baselines in the same interleaved rounds (gemmtune.engine.retime).
 
 "exit": True means a sticky CUDA error (illegal memory access, misaligned address, unspecified launch failure,
 illegal instruction, device-side assert) poisoned this process's CUDA context: the reply is the last one, the
@@ -149,8 +150,15 @@ class GpuWorker:
         from gemmtune.kernels import Launcher
 
         problem, ctx = self.context.problem, self.context
-        launchers = [Launcher(problem, ctx.inputs, config_from_dict(problem.mode, c)) for c in configs]
+        cfgs = [config_from_dict(problem.mode, c) for c in configs]
+        # The torch baselines join the rounds: their times and the configs' then share the clock's drift.
+        baselines = [(fuse, name, fn) for fuse in sorted({c.fuse_mul_post for c in cfgs})
+                     for name, fn in ctx.baselines[fuse].items()]
+        launchers = [Launcher(problem, ctx.inputs, c) for c in cfgs] + [fn for _, _, fn in baselines]
         timings = retime_interleaved(launchers, self.timing, rounds, warmup_ms, rep_ms)
+        timings, baseline_timings = timings[: len(cfgs)], timings[len(cfgs):]
+        baseline_ms = [[fuse, name, t["median_ms"]] for (fuse, name, _), t in zip(baselines, baseline_timings)
+                       if "median_ms" in t]
         errors = " ".join(t.get("error", "") for t in timings)
         sticky = is_sticky(errors) or (bool(errors.strip()) and self.device == "cuda" and context_is_dead())
-        return {"timings": timings, "exit": sticky}
+        return {"timings": timings, "baseline_ms": baseline_ms, "exit": sticky}
