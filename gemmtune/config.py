@@ -106,9 +106,10 @@ class KernelConfigForward(KernelConfig):
 
     TAIL_ROWS (warp_specialize on Hopper only; 0 = off): an expert's last partial M block of at most
     TAIL_ROWS rows is computed by the tile of the full block before it, as Yᵀ = W · X_tailᵀ with the tail's
-    rows on the wgmma's N side (a multiple of 8, PTX ISA wgmma shapes m64nNk16). The W tiles that tile
-    streams anyway feed both MMAs, so a 12-row tail costs a 256×TAIL_ROWS MMA per K step instead of a
-    second pass over W[e] at full tile height.
+    rows on the wgmma's N side (a power of two from 8: PTX ISA wgmma shapes m64nNk16, Gluon tensor shapes).
+    The W tiles that tile streams anyway feed both MMAs, so a 12-row tail costs a BLOCK_SIZE_N×TAIL_ROWS MMA
+    per K step instead of a second pass over W[e] at full tile height. Measured on the H200: it pays with
+    256-row tiles on experts of about 256 rows, and loses up to 17 % elsewhere (docs/perf-notes.md, entry 15).
     """
 
     use_tma_load_w: bool = False

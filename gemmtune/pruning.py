@@ -71,10 +71,11 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
-    (two, and 128 B of scratch, with warp specialization), num_stages blocks of TAIL_ROWS X rows with
-    TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for every config of the default space on the H200
-    (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
-    keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
+    (two, and 160 B of scratch, with warp specialization), num_stages blocks of TAIL_ROWS X rows with
+    TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for
+    every config of the default space on the H200 (results/h200/smem-calibration.csv): exact for fwd; an
+    upper bound for dX and dW, whose pipeliner keeps fewer buffers for some operands, and for the
+    warp-specialized kernel (tests/test_gpu.py).
     """
     per_stage = sum(_tile_elements(config, tile) for tile in OPERAND_TILES[config.mode]) * element_size
     per_stage += getattr(config, "TAIL_ROWS", 0) * config.BLOCK_SIZE_K * element_size
@@ -86,7 +87,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
         staged_output += output_tile // 2  # the half tile's store has its own buffer (sass_report: exact)
     tma_loads = any(getattr(config, name) for name in config.tma_load_fields())
     # One mbarrier per stage for TMA loads; warp specialization adds one per stage for the slot's release,
-    # and scratch for its partitions' reductions (116-156 B beyond the barriers: sass_report, 3-4 stages, with and without TAIL_ROWS).
+    # and scratch for its partitions' reductions (116-156 B beyond the barriers: sass_report, 3-4 stages,
+    # with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
     barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
     # dW carries each M block's int32 gather indices across iterations through shared memory.

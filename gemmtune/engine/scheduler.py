@@ -16,7 +16,6 @@ A config that kills its worker is `crashed`, one that does not answer within the
 
 from __future__ import annotations
 
-
 import os
 import sys
 import time
