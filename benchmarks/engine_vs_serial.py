@@ -195,16 +195,14 @@ def environment() -> dict:
 def main(argv=None) -> None:
     args = parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.arm:
-        import gemmtune  # noqa: F401  (backend first)
+    import gemmtune  # noqa: F401  (backend first)
 
+    if args.arm:
         result = arm_engine(args) if args.arm == "engine" else arm_serial(args)
         args.result.write_text(json.dumps(result, default=str))
         return
 
     import pandas as pd
-
-    import gemmtune  # noqa: F401
 
     engine = run_arm(args, "engine", timeout_s=300)
     print(f"engine: {engine['wall_s']:.1f} s; timeline {engine['timeline_s']}; worker busy {engine['worker_busy_s']}")

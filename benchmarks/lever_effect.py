@@ -13,15 +13,14 @@ the re-time of the same config on the H200, results/h200 model sweeps).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
-from gemmtune.config import CONFIG_CLASSES
 from gemmtune.results import ok_rows, read_results
+from gemmtune.space import FIELD_DEFAULTS
 
 PROBLEM = ["mode", "gemm", "E", "M", "N", "K"]
 
@@ -32,7 +31,7 @@ def lever_table(df: pd.DataFrame, knob: str) -> pd.DataFrame:
     Raises KeyError when the knob is not a column of the results.
     """
     ok = ok_rows(df).dropna(subset=[knob])
-    off_value = next(f.default for cls in CONFIG_CLASSES.values() for f in dataclasses.fields(cls) if f.name == knob)
+    off_value = FIELD_DEFAULTS[knob]
     rows = []
     for key, group in ok.groupby(PROBLEM, sort=False):
         off_rows, on_rows = group[group[knob] == off_value], group[group[knob] != off_value]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from gemmtune import presets
@@ -23,8 +23,9 @@ PROBLEM_FIELDS = ("permute_x", "permute_y")
 TUNABLE_FIELDS = sorted(
     {name for cls in CONFIG_CLASSES.values() for name in cls.field_names()} - set(PROBLEM_FIELDS)
 )
-BOOL_FIELDS = {"flatten", "warp_specialize", "fuse_mul_post", "pregather", "half_tail"} | {name for name in TUNABLE_FIELDS if name.startswith("use_tma")}
-ZERO_MEANS_OFF = {"TAIL_ROWS"}  # int knobs whose 0 turns the feature off
+# Each knob's default sets what a space may list for it: true/false for a bool; whole numbers for an int,
+# from 0 where the default 0 means off (TAIL_ROWS), else from 1.
+FIELD_DEFAULTS = {f.name: f.default for cls in CONFIG_CLASSES.values() for f in fields(cls)}
 
 
 class SpaceError(ValueError):
@@ -67,8 +68,8 @@ def _validated(values: dict, source: str) -> dict[str, list]:
         items = raw if isinstance(raw, list) else [raw]
         if not items:
             raise SpaceError(f"space {source}: {name} has an empty value list")
-        want = bool if name in BOOL_FIELDS else int
-        least = 0 if name in ZERO_MEANS_OFF else 1
+        want = type(FIELD_DEFAULTS[name])
+        least = 0 if FIELD_DEFAULTS[name] == 0 else 1
         for item in items:
             if type(item) is not want or (want is int and item < least):
                 kind = "true/false" if want is bool else ("whole numbers ≥ 0" if least == 0 else "positive whole numbers")

@@ -105,9 +105,9 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
     for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
         e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
                                                    BLOCK_SIZE_K, GROUP_SIZE_M)
-        m_blocks = gl.cdiv(m_size, BLOCK_SIZE_M)
+        m_steps = gl.cdiv(m_size, BLOCK_SIZE_M)
         acc = gl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), gl.float32, acc_layout)
-        for m_block in range(m_blocks):
+        for m_block in range(m_steps):
             slot = step % NUM_STAGES
             mbarrier.wait(ready.index(slot), (step // NUM_STAGES) & 1)
             dy = dy_slots.index(slot)
@@ -122,7 +122,7 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
             step += 1
         acc = warpgroup_mma_wait(0, deps=[acc])
         # An empty expert's tile took no step and holds no slot; its dW is the zero accumulator.
-        mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=m_blocks > 0)
+        mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=m_steps > 0)
 
         dw = acc.to(dw_ptr.dtype.element_ty)
         if USE_TMA_STORE and n0 + BLOCK_SIZE_N <= N:
