@@ -6,7 +6,8 @@
         python benchmarks/ncu_probe.py ... --config "..." --launches 3
 
 Without --launches, each config's median time (triton.testing.do_bench) and TF/s are printed, all in one
-process against the same inputs, so their ratios come from one run. With --launches N, each config is only
+process against the same inputs, so their ratios come from one run; the first line names the GPU, the torch
+and Triton versions and the problem. With --launches N, each config is only
 launched N times (the first compiles), for a profiler to pick one launch. --config takes the same
 'field=value,...' form as benchmarks/sass_report.py.
 """
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import torch
+    import triton
     import triton.testing
 
     from gemmtune.kernels import Launcher
@@ -42,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
     problem = dataclasses.replace(problem, routing=args.routing)
     inputs = make_inputs(problem, "cuda")
-    print(problem.describe(), flush=True)
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}: "
+          f"{problem.describe()}", flush=True)
     for text in args.config:
         config = parse_config(problem, text)
         launcher = Launcher(problem, inputs, config)

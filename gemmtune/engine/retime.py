@@ -7,7 +7,7 @@ every one of them once (do_bench with the L2 cache flushed before every launch),
 per round, so that clock and thermal drift spread over all of them instead of favouring whichever ran first.
 A config's samples of all rounds give its median, p20/p80 and spread = IQR / median, and its speedup is
 against the baselines' medians of the same rounds. (On the H200 the SM clock under these GEMMs moved
-between about 1.4 and 1.5 GHz, and one config's time by 2-6 % between the start and the end of one process:
+between about 1.4 and 1.5 GHz, and one config's time by 1-6 % between the start and the end of one process:
 results/h200/merged-tail/probe-bm256/timings.txt, Nsight Compute in probe-bm128/.)
 """
 
