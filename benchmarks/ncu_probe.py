@@ -7,7 +7,8 @@
 
 Without --launches, each config's median time (triton.testing.do_bench) and TF/s are printed, all in one
 process against the same inputs, so their ratios come from one run; the first line names the GPU, the torch
-and Triton versions and the problem. With --launches N, each config is only
+and Triton versions and the problem. --torch times the torch baselines (gemmtune.reference.baselines) too,
+first and again last. With --launches N, each config is only
 launched N times (the first compiles), for a profiler to pick one launch. --config takes the same
 'field=value,...' form as benchmarks/sass_report.py.
 """
@@ -31,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--routing", default="uniform", help="uniform | balanced | zipf:S")
     parser.add_argument("--config", action="append", required=True)
     parser.add_argument("--launches", type=int, help="launch each config this many times instead of timing it")
+    parser.add_argument("--torch", action="store_true", help="time the torch baselines too, first and last")
     args = parser.parse_args(argv)
 
     import torch
@@ -40,12 +42,21 @@ def main(argv: list[str] | None = None) -> int:
     from gemmtune.kernels import Launcher
     from gemmtune.models import layer_problems, load_model
     from gemmtune.problem import make_inputs
+    from gemmtune.reference import baselines
 
     problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
     problem = dataclasses.replace(problem, routing=args.routing)
     inputs = make_inputs(problem, "cuda")
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}: "
           f"{problem.describe()}", flush=True)
+
+    def time_torch():
+        for name, fn in baselines(problem, inputs).items():
+            ms = triton.testing.do_bench(fn, warmup=50, rep=300)
+            print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
+
+    if args.torch and not args.launches:
+        time_torch()
     for text in args.config:
         config = parse_config(problem, text)
         launcher = Launcher(problem, inputs, config)
@@ -57,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         ms = triton.testing.do_bench(launcher, warmup=50, rep=300)
         print(f"{config.to_string():70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
+    if args.torch and not args.launches:
+        time_torch()
     return 0
 
 
