@@ -8,9 +8,8 @@
 Without --launches, each config's median time (triton.testing.do_bench) and TF/s are printed, all in one
 process against the same inputs, so their ratios come from one run; the first line names the GPU, the torch
 and Triton versions and the problem. --torch times the torch baselines (gemmtune.reference.baselines) too,
-first and again last. With --launches N, each config is only
-launched N times (the first compiles), for a profiler to pick one launch. --config takes the same
-'field=value,...' form as benchmarks/sass_report.py.
+first and again last. With --launches N, each config is only launched N times (the first compiles), for a
+profiler to pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
 """
 
 from __future__ import annotations
