@@ -184,6 +184,19 @@ def expert_rows(e, offs_e, m_sizes, row_end):
 
 
 @triton.jit
+def row_block_descriptors(ptr, rows, cols, BLOCK_ROWS: tl.constexpr, BLOCK_COLS: tl.constexpr,
+                          HALF_TAIL: tl.constexpr):
+    """Device TMA descriptors of a row-major (rows, cols) matrix: in (BLOCK_ROWS, BLOCK_COLS) blocks, and with
+    HALF_TAIL in half-height blocks for an expert's last M block. Without HALF_TAIL the second is the first,
+    a stand-in the constexpr-false half-tile branch never reads (a Triton function cannot return None)."""
+    desc = tl.make_tensor_descriptor(ptr, [rows, cols], [cols, 1], [BLOCK_ROWS, BLOCK_COLS])
+    half_desc = desc
+    if HALF_TAIL:
+        half_desc = tl.make_tensor_descriptor(ptr, [rows, cols], [cols, 1], [BLOCK_ROWS // 2, BLOCK_COLS])
+    return desc, half_desc
+
+
+@triton.jit
 def locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end):
     """The expert of flat tile `tile_id`, its first sorted row, its row count and the tile's index within it."""
     e = tl.sum((tile_end <= tile_id).to(tl.int32), 0)

@@ -24,6 +24,7 @@ from gemmtune.kernels.common import (
     load_tile,
     locate_tile,
     prepare_tma,
+    row_block_descriptors,
     shared_meta,
     store_tile,
     swizzle_tile,
@@ -143,18 +144,14 @@ def grouped_gemm_dX_kernel(
     dx_half_desc = None
     if USE_TMA_LOAD_DY:
         # Columns past N are zero-filled by TMA: they meet the rows of W past N (see below).
-        dy_desc = tl.make_tensor_descriptor(dy_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
-        if HALF_TAIL:
-            dy_half_desc = tl.make_tensor_descriptor(dy_ptr, [total_rows, N], [N, 1], [HALF_M, BLOCK_SIZE_N])
+        dy_desc, dy_half_desc = row_block_descriptors(dy_ptr, total_rows, N, BLOCK_SIZE_M, BLOCK_SIZE_N, HALF_TAIL)
     if USE_TMA_LOAD_W:
         # W as (E·N, K): a block past row N of expert e reads expert e+1's rows (zeros past the last
         # expert). They are multiplied by the columns of dY past N, which are exactly zero (masked loads
         # give 0, TMA zero-fills past N), so they add nothing as long as W is finite.
         w_desc = tl.make_tensor_descriptor(w_ptr, [NUM_EXPERTS * N, K], [K, 1], [BLOCK_SIZE_N, BLOCK_SIZE_K])
     if USE_TMA_STORE:
-        dx_desc = tl.make_tensor_descriptor(dx_ptr, [total_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
-        if HALF_TAIL:
-            dx_half_desc = tl.make_tensor_descriptor(dx_ptr, [total_rows, K], [K, 1], [HALF_M, BLOCK_SIZE_K])
+        dx_desc, dx_half_desc = row_block_descriptors(dx_ptr, total_rows, K, BLOCK_SIZE_M, BLOCK_SIZE_K, HALF_TAIL)
 
     for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
         e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)

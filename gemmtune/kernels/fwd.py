@@ -24,6 +24,7 @@ from gemmtune.kernels.common import (
     load_tile,
     locate_tile,
     prepare_tma,
+    row_block_descriptors,
     runs_gluon_kernel,
     shared_meta,
     store_tile,
@@ -147,17 +148,13 @@ def grouped_gemm_forward_kernel(
     y_desc = None
     y_half_desc = None
     if USE_TMA_LOAD_X:
-        x_desc = tl.make_tensor_descriptor(x_ptr, [x_rows, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
-        if HALF_TAIL:
-            x_half_desc = tl.make_tensor_descriptor(x_ptr, [x_rows, K], [K, 1], [HALF_M, BLOCK_SIZE_K])
+        x_desc, x_half_desc = row_block_descriptors(x_ptr, x_rows, K, BLOCK_SIZE_M, BLOCK_SIZE_K, HALF_TAIL)
     if USE_TMA_LOAD_W:
         # W as (E·N, K): a tile past row N of expert e reads expert e+1, and lands only in columns ≥ N,
         # which the store masks off.
         w_desc = tl.make_tensor_descriptor(w_ptr, [NUM_EXPERTS * N, K], [K, 1], [BLOCK_SIZE_N, BLOCK_SIZE_K])
     if USE_TMA_STORE:
-        y_desc = tl.make_tensor_descriptor(y_ptr, [total_rows, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
-        if HALF_TAIL:
-            y_half_desc = tl.make_tensor_descriptor(y_ptr, [total_rows, N], [N, 1], [HALF_M, BLOCK_SIZE_N])
+        y_desc, y_half_desc = row_block_descriptors(y_ptr, total_rows, N, BLOCK_SIZE_M, BLOCK_SIZE_N, HALF_TAIL)
 
     for tile_id in tl.range(pid, total_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
         e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
