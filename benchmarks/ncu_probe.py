@@ -8,7 +8,10 @@
 Without --launches, each config's median time (triton.testing.do_bench) and TF/s are printed, all in one
 process against the same inputs, so their ratios come from one run; the first line names the GPU, the torch
 and Triton versions and the problem. --torch times the torch baselines (gemmtune.reference.baselines) too,
-first and again last. With --launches N, each config is only launched N times (the first compiles), for a
+first and again last. With --rounds R, the configs (and with --torch the baselines) are timed instead in R
+interleaved rounds, the order rotated each round (gemmtune.engine.retime, as the sweep's re-time), so a
+clock that drifts over the process moves them all alike; each line gives the median and p20-p80 of all of
+a config's samples. With --launches N, each config is only launched N times (the first compiles), for a
 profiler to pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
 """
 
@@ -32,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", action="append", required=True)
     parser.add_argument("--launches", type=int, help="launch each config this many times instead of timing it")
     parser.add_argument("--torch", action="store_true", help="time the torch baselines too, first and last")
+    parser.add_argument("--rounds", type=int, help="time everything in this many interleaved rounds instead")
     args = parser.parse_args(argv)
 
     import torch
@@ -54,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             ms = triton.testing.do_bench(fn, warmup=50, rep=300)
             print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
 
+    if args.rounds and not args.launches:
+        return time_interleaved(problem, inputs, args)
     if args.torch and not args.launches:
         time_torch()
     for text in args.config:
@@ -69,6 +75,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{config.to_string():70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
     if args.torch and not args.launches:
         time_torch()
+    return 0
+
+
+def time_interleaved(problem, inputs, args) -> int:
+    """Time the configs (and with --torch the baselines) in args.rounds interleaved rounds; print one line each."""
+    from gemmtune.engine.retime import retime_interleaved
+    from gemmtune.kernels import Launcher
+    from gemmtune.reference import baselines
+
+    named = dict(baselines(problem, inputs)) if args.torch else {}
+    for text in args.config:
+        config = parse_config(problem, text)
+        named.setdefault(config.to_string(), Launcher(problem, inputs, config))
+    timings = retime_interleaved(list(named.values()), "do_bench", args.rounds, 25, 100)
+    for name, timing in zip(named, timings):
+        if "error" in timing:
+            print(f"{name:70s} error: {timing['error']}", flush=True)
+            continue
+        ms = timing["median_ms"]
+        print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s  (p20-p80 {timing['p20_ms']:.4f}-"
+              f"{timing['p80_ms']:.4f} ms, {timing['samples']} samples)", flush=True)
     return 0
 
 
