@@ -11,7 +11,7 @@ and Triton versions and the problem. --torch times the torch baselines (gemmtune
 first and again last. With --rounds R, the configs (and with --torch the baselines) are timed instead in R
 interleaved rounds, the order rotated each round (gemmtune.engine.retime, as the sweep's re-time), so a
 clock that drifts over the process moves them all alike; each line gives the median and p20-p80 of all of
-a config's samples. With --launches N, each config is only launched N times (the first compiles), for a
+a config's samples, and a config given twice is timed once. With --launches N, each config is only launched N times (the first compiles), for a
 profiler to pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
 """
 
@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--torch", action="store_true", help="time the torch baselines too, first and last")
     parser.add_argument("--rounds", type=int, help="time everything in this many interleaved rounds instead")
     args = parser.parse_args(argv)
+    if args.rounds is not None and args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
 
     import torch
     import triton
