@@ -69,9 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     os.environ["GEMMTUNE_NUM_SMS"] = str(args.num_sms)
+    import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
     import triton
 
-    import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
     from gemmtune.engine.compile import _install_compile_only_driver, meta_inputs, resource_usage
     from gemmtune.kernels import Launcher
     from gemmtune.models import layer_problems, load_model

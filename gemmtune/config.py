@@ -65,8 +65,10 @@ class KernelConfig:
             f"w{self.num_warps}",
             f"s{self.num_stages}",
         ]
-        parts += [f"split{v}" for k, v in self.to_dict().items() if k == "SPLIT_M" and v != 1]
-        parts += [f"tail{v}" for k, v in self.to_dict().items() if k == "TAIL_ROWS" and v]
+        if getattr(self, "SPLIT_M", 1) != 1:
+            parts.append(f"split{self.SPLIT_M}")
+        if getattr(self, "TAIL_ROWS", 0):
+            parts.append(f"tail{self.TAIL_ROWS}")
         tma = [name.removeprefix("use_tma_load_") for name in self.tma_load_fields() if getattr(self, name)]
         if self.use_tma_store:
             tma.append("store")

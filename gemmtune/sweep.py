@@ -8,7 +8,6 @@ parallel compilation and isolated GPU workers.
 from __future__ import annotations
 
 import collections
-
 import datetime as dt
 import platform
 import sys
@@ -48,7 +47,10 @@ class SweepPlan:
 
     def counts_by_rule(self) -> dict[str, int]:
         """Configs pruned by each rule, over all problems."""
-        return dict(sum((collections.Counter(p.space.counts_by_rule()) for p in self.problems), collections.Counter()))
+        counts = collections.Counter()
+        for planned in self.problems:
+            counts.update(planned.space.counts_by_rule())
+        return dict(counts)
 
     def pruned_results(self) -> list[KernelResult]:
         """A 'pruned' row per pruned config (error = the rule's reason), so results files show the whole space."""
