@@ -3,6 +3,11 @@
 A space file (configs/<name>.toml) maps knob names to lists of values, e.g. `BLOCK_SIZE_M = [64, 128]`.
 Knobs a mode's config class lacks are ignored for that mode (use_tma_load_dy means nothing to fwd), and
 knobs a file leaves out keep their dataclass default. permute_x and permute_y come from the problem.
+A table named after a mode ([fwd], [dx], [dw]) replaces the lists it names for that mode only, e.g.
+
+    GROUP_SIZE_M = [8]
+    [dw]
+    GROUP_SIZE_M = [8, 32]
 """
 
 from __future__ import annotations
@@ -34,21 +39,28 @@ class SpaceError(ValueError):
 
 @dataclass(frozen=True)
 class SearchSpace:
-    """Value lists by knob name. `name` is the preset name or the file it came from."""
+    """Value lists by knob name, and per mode the lists that replace them for that mode (`by_mode`, from the
+    file's [fwd]/[dx]/[dw] tables). `name` is the preset name or the file it came from."""
 
     name: str
     values: dict[str, list] = field(default_factory=dict)
+    by_mode: dict[str, dict[str, list]] = field(default_factory=dict)
+
+    def for_mode(self, mode: str) -> dict[str, list]:
+        """The value lists that `mode` enumerates: the top-level ones with its own table's in their place."""
+        return {**self.values, **self.by_mode.get(mode, {})}
 
     def with_overrides(self, overrides: dict[str, list]) -> "SearchSpace":
-        """A copy with the given knobs' value lists replaced (command-line overrides)."""
-        merged = dict(self.values)
-        merged.update({k: v for k, v in overrides.items() if v})
-        return SearchSpace(self.name, _validated(merged, self.name))
+        """A copy with the given knobs' value lists replaced for every mode (command-line overrides)."""
+        given = {k: v for k, v in overrides.items() if v}
+        merged = _validated({**self.values, **given}, self.name)
+        by_mode = {mode: {k: v for k, v in table.items() if k not in given} for mode, table in self.by_mode.items()}
+        return SearchSpace(self.name, merged, by_mode)
 
     def size(self, mode: str) -> int:
         """Configs in the product for `mode`, before pruning."""
         names = set(config_class(mode).field_names())
-        sizes = [len(v) for k, v in self.values.items() if k in names]
+        sizes = [len(v) for k, v in self.for_mode(mode).items() if k in names]
         return int(_product(sizes))
 
 
@@ -86,11 +98,22 @@ def available_spaces() -> list[str]:
 def load_space(name_or_path: str | Path) -> SearchSpace:
     """Load a space by preset name ('quick', 'focused', 'default', 'exhaustive') or from a TOML file path.
 
-    Raises SpaceError for an unknown name, a missing or malformed file, or unknown knobs and bad values.
+    Raises SpaceError for an unknown name, a missing or malformed file, unknown knobs and bad values, a table
+    that names no mode, or a mode table's knob that the mode's configs do not have.
     """
     path, data = presets.read_toml(name_or_path, CONFIGS_DIR, "space", SpaceError)
     name = path.stem if path.parent == CONFIGS_DIR else str(path)
-    return SearchSpace(name, _validated(data, name))
+    tables = {key: data.pop(key) for key in list(data) if isinstance(data[key], dict)}
+    by_mode = {}
+    for mode, table in tables.items():
+        if mode not in CONFIG_CLASSES:
+            known = ", ".join(f"[{m}]" for m in CONFIG_CLASSES)
+            raise SpaceError(f"space {name}: unknown table [{mode}]; mode tables are {known}")
+        by_mode[mode] = _validated(table, name)
+        for knob in by_mode[mode]:
+            if knob not in config_class(mode).field_names():
+                raise SpaceError(f"space {name}: [{mode}] sets {knob}, which {mode} configs do not have")
+    return SearchSpace(name, _validated(data, name), by_mode)
 
 
 def parse_int_list(text: str, knob: str) -> list[int]:
@@ -105,11 +128,13 @@ def parse_int_list(text: str, knob: str) -> list[int]:
 
 
 def enumerate_configs(space: SearchSpace, problem: Problem) -> list[KernelConfig]:
-    """The product of `space`'s value lists for the config class of problem.mode, with its permutation."""
+    """The product of `space`'s value lists for problem.mode (space.for_mode) in that mode's config class, with
+    the problem's permutation."""
     cls = config_class(problem.mode)
-    names = [n for n in cls.field_names() if n in space.values and n not in PROBLEM_FIELDS]
+    values = space.for_mode(problem.mode)
+    names = [n for n in cls.field_names() if n in values and n not in PROBLEM_FIELDS]
     fixed = {"permute_x": problem.permute_x, "permute_y": problem.permute_y}
-    return [cls(**fixed, **dict(zip(names, combo))) for combo in itertools.product(*(space.values[n] for n in names))]
+    return [cls(**fixed, **dict(zip(names, combo))) for combo in itertools.product(*(values[n] for n in names))]
 
 
 @dataclass

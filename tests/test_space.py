@@ -75,6 +75,47 @@ def test_overrides_replace_value_lists():
     assert space.values["BLOCK_SIZE_M"] == [32] and space.values["num_warps"] == [2, 4]
 
 
+def test_a_mode_table_replaces_lists_for_that_mode_only(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text("GROUP_SIZE_M = [8]\nnum_warps = [4, 8]\n\n[dw]\nGROUP_SIZE_M = [8, 16, 32]\n")
+    space = load_space(path)
+    dw = Problem("dw", 8, 64, 64, 64, 2)
+    assert space.for_mode("dw") == {"GROUP_SIZE_M": [8, 16, 32], "num_warps": [4, 8]}
+    assert space.for_mode("fwd") == {"GROUP_SIZE_M": [8], "num_warps": [4, 8]}
+    assert sorted({c.GROUP_SIZE_M for c in enumerate_configs(space, dw)}) == [8, 16, 32]
+    assert {c.GROUP_SIZE_M for c in enumerate_configs(space, QWEN_UP)} == {8}
+    assert space.size("dw") == 6 and space.size("fwd") == 2 == len(enumerate_configs(space, QWEN_UP))
+
+
+def test_an_override_replaces_a_knob_in_the_mode_tables_too(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text("GROUP_SIZE_M = [8]\n[dw]\nGROUP_SIZE_M = [8, 32]\nnum_stages = [3]\n")
+    space = load_space(path).with_overrides({"GROUP_SIZE_M": [4]})
+    assert space.for_mode("dw") == {"GROUP_SIZE_M": [4], "num_stages": [3]}
+
+
+@pytest.mark.parametrize(
+    "toml, message",
+    [
+        ("[bwd]\nGROUP_SIZE_M = [8]", r"unknown table \[bwd\]; mode tables are \[fwd\], \[dx\], \[dw\]"),
+        ("[fwd]\nuse_tma_load_dy = [true]", r"\[fwd\] sets use_tma_load_dy, which fwd configs do not have"),
+        ("[dw]\nGROUP_SIZE_M = [0]", "GROUP_SIZE_M takes positive whole numbers"),
+        ("[dw]\nBLOCK_SZ = [64]", "unknown knob 'BLOCK_SZ'"),
+    ],
+)
+def test_bad_mode_tables_are_refused(tmp_path, toml, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(toml)
+    with pytest.raises(SpaceError, match=message):
+        load_space(path)
+
+
+def test_the_default_space_groups_more_n_blocks_for_dw_only():
+    space = load_space("default")
+    assert space.for_mode("dw")["GROUP_SIZE_M"] == [8, 32]
+    assert space.for_mode("fwd")["GROUP_SIZE_M"] == space.for_mode("dx")["GROUP_SIZE_M"] == [8]
+
+
 # --- pruning rules -------------------------------------------------------------------------------
 
 
