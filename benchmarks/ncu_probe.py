@@ -8,11 +8,12 @@
 Without --launches, each config's median time (triton.testing.do_bench) and TF/s are printed, all in one
 process against the same inputs, so their ratios come from one run; the first line names the GPU, the torch
 and Triton versions and the problem. --torch times the torch baselines (gemmtune.reference.baselines) too,
-first and again last. With --rounds R, the configs (and with --torch the baselines) are timed instead in R
-interleaved rounds, the order rotated each round (gemmtune.engine.retime, as the sweep's re-time), so a
-clock that drifts over the process moves them all alike; each line gives the median and p20-p80 of all of
-a config's samples, and a config given twice is timed once. With --launches N, each config is only launched N times (the first compiles), for a
-profiler to pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
+first and again last (with --launches: launches each of them N times first, for the profiler). With --rounds
+R, the configs (and with --torch the baselines) are timed instead in R interleaved rounds, the order rotated
+each round (gemmtune.engine.retime, as the sweep's re-time), so a clock that drifts over the process moves
+them all alike; each line gives the median and p20-p80 of all of a config's samples, and a config given twice
+is timed once. With --launches N, each config is only launched N times (the first compiles), for a profiler to
+pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.rounds and not args.launches:
         return time_interleaved(problem, inputs, args)
+    if args.torch and args.launches:
+        for name, fn in baselines(problem, inputs).items():
+            for _ in range(args.launches):
+                fn()
+            torch.cuda.synchronize()
+            print(name, flush=True)
     if args.torch and not args.launches:
         time_torch()
     for text in args.config:

@@ -1,0 +1,131 @@
+"""Run configs and the torch baselines of one model GEMM under sustained load, with SM clock and power sampled.
+
+    python benchmarks/power_probe.py --model mixtral-8x7b --gemm gate_up --seconds 4 \\
+        --config "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,num_warps=8,num_stages=4,use_tma_load_w=1" --config "..."
+
+On the H200 these GEMMs run power-limited (700 W): the SM clock falls from 1980 MHz to about 1.4-1.5 GHz,
+so TF/s is clock × the tensor pipe's busy share, and a kernel that spends fewer joules per flop runs at a
+higher clock. For each candidate (every --config, then each torch baseline, then the first config again to
+show drift), this launches it back to back for --seconds while a thread samples `nvidia-smi --query-gpu=
+clocks.sm,power.draw` and prints its TF/s over that window beside the median SM clock (MHz) and power (W)
+of the samples taken in it. It then lists the CUDA kernels each torch baseline launches (torch.profiler),
+whose names carry cuBLAS's tile shape and cluster size. GPU only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
+from sass_report import parse_config
+
+
+class Sampler(threading.Thread):
+    """Polls nvidia-smi for (host time s, SM clock MHz, power W) of GPU 0 until stopped."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.samples: list[tuple[float, float, float]] = []
+        self._halt = threading.Event()
+
+    def run(self):
+        query = ["nvidia-smi", "-i", "0", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits"]
+        while not self._halt.is_set():
+            out = subprocess.run(query, capture_output=True, text=True).stdout.strip()
+            try:
+                clock, power = (float(v) for v in out.split(","))
+            except ValueError:
+                continue
+            self.samples.append((time.time(), clock, power))
+
+    def window(self, start: float, end: float) -> tuple[float, float, int]:
+        """Median clock and power of the samples taken between host times start and end, and their count."""
+        inside = [(c, p) for t, c, p in self.samples if start <= t <= end]
+        if not inside:
+            return float("nan"), float("nan"), 0
+        return statistics.median(c for c, _ in inside), statistics.median(p for _, p in inside), len(inside)
+
+    def stop(self):
+        self._halt.set()
+        self.join()
+
+
+def sustained(fn, seconds: float, torch) -> tuple[float, float, float, int]:
+    """Launch fn back to back for about `seconds` after a 0.5 s warm-up; (ms per call, start, end, calls)."""
+    deadline = time.time() + 0.5
+    while time.time() < deadline:
+        fn()
+    torch.cuda.synchronize()
+    start = time.time()
+    calls = 0
+    while time.time() - start < seconds:
+        for _ in range(5):
+            fn()
+        calls += 5
+        torch.cuda.synchronize()
+    end = time.time()
+    return (end - start) * 1e3 / calls, start, end, calls
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--gemm", required=True, choices=["gate_up", "down"])
+    parser.add_argument("--tokens", type=int, default=4096)
+    parser.add_argument("--mode", default="fwd", choices=["fwd", "dx", "dw"])
+    parser.add_argument("--routing", default="uniform", help="uniform | balanced | zipf:S")
+    parser.add_argument("--config", action="append", required=True)
+    parser.add_argument("--seconds", type=float, default=4.0, help="sustained run per candidate")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error(f"--seconds must be positive, got {args.seconds}")
+
+    import torch
+    import triton
+
+    from gemmtune.kernels import Launcher
+    from gemmtune.models import layer_problems, load_model
+    from gemmtune.problem import make_inputs
+    from gemmtune.reference import baselines
+
+    problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
+    problem = dataclasses.replace(problem, routing=args.routing)
+    inputs = make_inputs(problem, "cuda")
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}: "
+          f"{problem.describe()}", flush=True)
+
+    torch_fns = baselines(problem, inputs)
+    candidates = {}
+    for text in args.config:
+        config = parse_config(problem, text)
+        candidates.setdefault(config.to_string(), Launcher(problem, inputs, config))
+    first = next(iter(candidates))
+    order = [*candidates.items(), *torch_fns.items(), (f"{first} (again)", candidates[first])]
+
+    sampler = Sampler()
+    sampler.start()
+    print(f"{'candidate':72s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s}", flush=True)
+    for name, fn in order:
+        ms, start, end, _ = sustained(fn, args.seconds, torch)
+        clock, power, count = sampler.window(start, end)
+        print(f"{name:72s} {ms:8.4f} {problem.flops / ms / 1e9:7.1f} {clock:7.0f} {power:6.0f}  ({count} samples)",
+              flush=True)
+    sampler.stop()
+
+    for name, fn in torch_fns.items():
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        kernels = sorted({event.name for event in prof.events() if event.device_type.name == "CUDA"})
+        print(f"{name} kernels:", *(f"  {k}" for k in kernels), sep="\n", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
