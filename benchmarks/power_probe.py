@@ -3,7 +3,7 @@
     python benchmarks/power_probe.py --model mixtral-8x7b --gemm gate_up --seconds 4 \\
         --config "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,num_warps=8,num_stages=4,use_tma_load_w=1" --config "..."
 
-On the H200 these GEMMs run power-limited (700 W): the SM clock falls from 1980 MHz to about 1.4-1.5 GHz,
+On the H200 these GEMMs run power-limited (700 W): the SM clock falls from 1980 MHz to about 1.4-1.7 GHz,
 so TF/s is clock × the tensor pipe's busy share, and a kernel that spends fewer joules per flop runs at a
 higher clock. For each candidate (every --config, then each torch baseline, then the first config again to
 show drift), this launches it back to back for --seconds while a thread samples `nvidia-smi --query-gpu=
