@@ -115,6 +115,8 @@ DW_CASES = [
     # bf16 direct store, N and K tails, GROUP_SIZE_M 2 swizzle over (N, K) tiles, flatten
     pytest.param(40, 40, "bf16", "x", "empty_ends", blocks(32, 16, 16, GROUP_SIZE_M=2, flatten=True),
         id="bf16-tails-group2-ends"),
+    # GROUP_SIZE_M 32 > the 3 N blocks (the dW group of the shipped spaces on a small shape): one group
+    pytest.param(40, 48, "fp32", "y", "empty_middle", blocks(16, 16, 16, GROUP_SIZE_M=32), id="group32-over-n-blocks"),
     # SPLIT_M 3 > M blocks of small experts: splits with no rows add nothing
     pytest.param(40, 48, "fp32", "none", "empty_middle", blocks(16, 16, 32, SPLIT_M=3), id="split3"),
     # every TMA flag, bf16, N and K tails: TMA rows past the expert's end are zeroed; (E, N, K) store
