@@ -26,14 +26,37 @@ import gemmtune  # noqa: F401  (first: settles the backend before the kernels lo
 from sass_report import parse_config
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_problem_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that pick one model GEMM and its configs: --model, --gemm, --tokens, --mode, --routing and
+    --config (repeatable)."""
     parser.add_argument("--model", required=True)
     parser.add_argument("--gemm", required=True, choices=["gate_up", "down"])
     parser.add_argument("--tokens", type=int, default=4096)
     parser.add_argument("--mode", default="fwd", choices=["fwd", "dx", "dw"])
     parser.add_argument("--routing", default="uniform", help="uniform | balanced | zipf:S")
     parser.add_argument("--config", action="append", required=True)
+
+
+def problem_on_gpu(args):
+    """(problem, inputs on the GPU) for add_problem_arguments' options; prints the GPU, the torch and Triton
+    versions and the problem."""
+    import torch
+    import triton
+
+    from gemmtune.models import layer_problems, load_model
+    from gemmtune.problem import make_inputs
+
+    problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
+    problem = dataclasses.replace(problem, routing=args.routing)
+    inputs = make_inputs(problem, "cuda")
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}: "
+          f"{problem.describe()}", flush=True)
+    return problem, inputs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_problem_arguments(parser)
     parser.add_argument("--launches", type=int, help="launch each config this many times instead of timing it")
     parser.add_argument("--torch", action="store_true", help="time the torch baselines too, first and last")
     parser.add_argument("--rounds", type=int, help="time everything in this many interleaved rounds instead")
@@ -42,19 +65,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
 
     import torch
-    import triton
     import triton.testing
 
     from gemmtune.kernels import Launcher
-    from gemmtune.models import layer_problems, load_model
-    from gemmtune.problem import make_inputs
     from gemmtune.reference import baselines
 
-    problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
-    problem = dataclasses.replace(problem, routing=args.routing)
-    inputs = make_inputs(problem, "cuda")
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}: "
-          f"{problem.describe()}", flush=True)
+    problem, inputs = problem_on_gpu(args)
 
     def time_torch():
         for name, fn in baselines(problem, inputs).items():

@@ -15,7 +15,6 @@ whose names carry cuBLAS's tile shape and cluster size. GPU only.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import statistics
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import threading
 import time
 
 import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
+from ncu_probe import add_problem_arguments, problem_on_gpu
 from sass_report import parse_config
 
 
@@ -75,30 +75,18 @@ def sustained(fn, seconds: float, torch) -> tuple[float, float, float, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", required=True)
-    parser.add_argument("--gemm", required=True, choices=["gate_up", "down"])
-    parser.add_argument("--tokens", type=int, default=4096)
-    parser.add_argument("--mode", default="fwd", choices=["fwd", "dx", "dw"])
-    parser.add_argument("--routing", default="uniform", help="uniform | balanced | zipf:S")
-    parser.add_argument("--config", action="append", required=True)
+    add_problem_arguments(parser)
     parser.add_argument("--seconds", type=float, default=4.0, help="sustained run per candidate")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error(f"--seconds must be positive, got {args.seconds}")
 
     import torch
-    import triton
 
     from gemmtune.kernels import Launcher
-    from gemmtune.models import layer_problems, load_model
-    from gemmtune.problem import make_inputs
     from gemmtune.reference import baselines
 
-    problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
-    problem = dataclasses.replace(problem, routing=args.routing)
-    inputs = make_inputs(problem, "cuda")
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}: "
-          f"{problem.describe()}", flush=True)
+    problem, inputs = problem_on_gpu(args)
 
     torch_fns = baselines(problem, inputs)
     candidates = {}
