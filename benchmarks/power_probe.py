@@ -76,7 +76,8 @@ def sustained(fn, seconds: float, torch) -> tuple[float, float, float, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_problem_arguments(parser)
-    parser.add_argument("--seconds", type=float, default=4.0, help="sustained run per candidate")
+    parser.add_argument("--seconds", type=float, default=4.0,
+                        help="sustained run per candidate; the power reading lags by about a second, so use several")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error(f"--seconds must be positive, got {args.seconds}")
