@@ -37,10 +37,14 @@ from gemmtune.kernels.hopper_ws import (
     LOADER_WARPS,
     accumulator_layout,
     expert_vectors,
+    filled_slot,
+    free_slot,
     invalidate_ring,
+    release_previous_slot,
     ring_barriers,
     ring_slots,
     tma_descriptor,
+    tma_store_async,
 )
 
 
@@ -71,9 +75,7 @@ def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr
         e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
                                                    BLOCK_SIZE_K, GROUP_SIZE_M)
         for m_block in range(gl.cdiv(m_size, BLOCK_SIZE_M)):
-            slot = step % NUM_STAGES
-            # A fresh barrier's preceding phase counts as complete: the first round does not wait.
-            mbarrier.wait(empty.index(slot), ((step // NUM_STAGES) & 1) ^ 1)
+            slot = free_slot(empty, step, NUM_STAGES)
             mbarrier.expect(ready.index(slot), step_bytes)
             row = row_start + m_block * BLOCK_SIZE_M
             tma.async_copy_global_to_shared(dy_desc, [row, n0], ready.index(slot), dy_slots.index(slot))
@@ -108,8 +110,7 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
         m_steps = gl.cdiv(m_size, BLOCK_SIZE_M)
         acc = gl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), gl.float32, acc_layout)
         for m_block in range(m_steps):
-            slot = step % NUM_STAGES
-            mbarrier.wait(ready.index(slot), (step // NUM_STAGES) & 1)
+            slot = filled_slot(ready, step, NUM_STAGES)
             dy = dy_slots.index(slot)
             x = x_slots.index(slot)
             if (m_block + 1) * BLOCK_SIZE_M > m_size:
@@ -117,21 +118,17 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
                 zero_rows_from(dy, m_size - m_block * BLOCK_SIZE_M)
             acc = warpgroup_mma(dy.permute((1, 0)), x, acc, is_async=True)
             acc, dy, x = warpgroup_mma_wait(1, deps=[acc, dy, x])
-            # The wgmma of the previous step has retired: its slot goes back to the loader.
-            mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=m_block > 0)
+            release_previous_slot(empty, step, NUM_STAGES, m_block > 0)
             step += 1
         acc = warpgroup_mma_wait(0, deps=[acc])
         # An empty expert's tile took no step and holds no slot; its dW is the zero accumulator.
-        mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=m_steps > 0)
+        release_previous_slot(empty, step, NUM_STAGES, m_steps > 0)
 
         dw = acc.to(dw_ptr.dtype.element_ty)
         if USE_TMA_STORE and n0 + BLOCK_SIZE_N <= N:
             # Asynchronous: the next tile's MMAs run while TMA writes this one. dW is an (E·N, K) matrix
             # here, so only a tile within the expert's N rows goes this way; TMA clips the columns past K.
-            tma.store_wait(0)  # the previous tile's store has read dw_slot
-            dw_slot.store(dw)
-            fence_async_shared()
-            tma.async_copy_shared_to_global(dw_desc, [e * N + n0, k0], dw_slot)
+            tma_store_async(dw_desc, e * N + n0, k0, dw_slot, dw)
         else:
             offs_n = n0 + gl.arange(0, BLOCK_SIZE_N, layout=gl.SliceLayout(1, acc_layout))
             offs_k = k0 + gl.arange(0, BLOCK_SIZE_K, layout=gl.SliceLayout(0, acc_layout))

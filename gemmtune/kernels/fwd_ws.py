@@ -29,7 +29,6 @@ import triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (
-    fence_async_shared,
     mbarrier,
     tma,
     warpgroup_mma,
@@ -43,11 +42,15 @@ from gemmtune.kernels.hopper_ws import (
     LOADER_WARPS,
     accumulator_layout,
     expert_vectors,
+    filled_slot,
+    free_slot,
     invalidate_ring,
     m_blocks,
+    release_previous_slot,
     ring_barriers,
     ring_slots,
     tma_descriptor,
+    tma_store_async,
 )
 
 @gluon.jit
@@ -83,9 +86,7 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
                                                          num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                          TAIL_ROWS)
         for k_step in range(k_steps):
-            slot = step % NUM_STAGES
-            # A fresh barrier's preceding phase counts as complete: the first round does not wait.
-            mbarrier.wait(empty.index(slot), ((step // NUM_STAGES) & 1) ^ 1)
+            slot = free_slot(empty, step, NUM_STAGES)
             k0 = k_step * BLOCK_SIZE_K
             if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
                 mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
@@ -107,8 +108,7 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
     once the wgmma that read it has retired. Returns (acc, acc_tail, step)."""
     for k_step in range(k_steps):
-        slot = step % NUM_STAGES
-        mbarrier.wait(ready.index(slot), (step // NUM_STAGES) & 1)
+        slot = filled_slot(ready, step, NUM_STAGES)
         x = x_slots.index(slot)
         w = w_slots.index(slot)
         acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
@@ -118,11 +118,10 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
             acc, acc_tail, x, w, x_tail = warpgroup_mma_wait(2, deps=[acc, acc_tail, x, w, x_tail])
         else:
             acc, x, w = warpgroup_mma_wait(1, deps=[acc, x, w])
-        # The wgmma of the previous step has retired: its slot goes back to the loader.
-        mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=k_step > 0)
+        release_previous_slot(empty, step, NUM_STAGES, k_step > 0)
         step += 1
     acc, acc_tail = warpgroup_mma_wait(0, deps=[acc, acc_tail])
-    mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES))
+    release_previous_slot(empty, step, NUM_STAGES, True)
     return acc, acc_tail, step
 
 
@@ -186,10 +185,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
             # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
             # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
             # store away from permute_y, so no scatter and no fuse_mul_post here.)
-            tma.store_wait(0)  # the previous tile's store has read y_slot
-            y_slot.store(acc.to(y_ptr.dtype.element_ty))
-            fence_async_shared()
-            tma.async_copy_shared_to_global(y_desc, [row_start + m0, n0], y_slot)
+            tma_store_async(y_desc, row_start + m0, n0, y_slot, acc.to(y_ptr.dtype.element_ty))
         else:
             store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, PERMUTE_Y,
                        FUSE_MUL_POST)

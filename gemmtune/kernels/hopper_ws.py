@@ -1,7 +1,8 @@
 """What the warp-specialized Gluon kernels for Hopper share (gemmtune.kernels.fwd_ws and dw_ws).
 
-Both run a one-warp TMA loader partition beside num_warps MMA warps, and map flat tile ids to experts
-with per-expert vectors built once per partition. Gluon kernels are compiled, never interpreted.
+Both run a one-warp TMA loader partition beside num_warps MMA warps, hand ring slots between them with the
+same `ready` / `empty` mbarrier phases, store tiles by asynchronous TMA stores, and map flat tile ids to
+experts with per-expert vectors built once per partition. Gluon kernels are compiled, never interpreted.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import torch
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
-from triton.experimental.gluon.language.nvidia.hopper import mbarrier
+from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, mbarrier, tma
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 LOADER_WARPS = gl.constexpr(1)
@@ -63,6 +64,39 @@ def ring_barriers(NUM_STAGES: gl.constexpr):
         mbarrier.init(ready.index(slot), count=1)
         mbarrier.init(empty.index(slot), count=1)
     return ready, empty
+
+
+@gluon.jit
+def free_slot(empty, step, NUM_STAGES: gl.constexpr):
+    """The loader's slot for ring step `step`, once the MMA warps have released it (its `empty` barrier)."""
+    slot = step % NUM_STAGES
+    # A fresh barrier's preceding phase counts as complete: the first round does not wait.
+    mbarrier.wait(empty.index(slot), ((step // NUM_STAGES) & 1) ^ 1)
+    return slot
+
+
+@gluon.jit
+def filled_slot(ready, step, NUM_STAGES: gl.constexpr):
+    """The MMA warps' slot for ring step `step`, once its TMA bytes have landed (its `ready` barrier)."""
+    slot = step % NUM_STAGES
+    mbarrier.wait(ready.index(slot), (step // NUM_STAGES) & 1)
+    return slot
+
+
+@gluon.jit
+def release_previous_slot(empty, step, NUM_STAGES: gl.constexpr, pred):
+    """Hand the slot of ring step `step - 1` back to the loader (where `pred`): its wgmma has retired."""
+    mbarrier.arrive(empty.index((step + NUM_STAGES - 1) % NUM_STAGES), pred=pred)
+
+
+@gluon.jit
+def tma_store_async(desc, row, col, buffer, tile):
+    """Write `tile` at (row, col) of `desc`'s matrix through the shared-memory `buffer` by an asynchronous TMA
+    store, once the previous store from `buffer` has read it; the caller awaits the last one."""
+    tma.store_wait(0)
+    buffer.store(tile)
+    fence_async_shared()
+    tma.async_copy_shared_to_global(desc, [row, col], buffer)
 
 
 @gluon.jit
