@@ -92,6 +92,17 @@ WARP_SPECIALIZED = [
 EPILOGUES = {"registers": {}, "tma_store": dict(use_tma_store=True), "fuse_mul_post": dict(fuse_mul_post=True)}
 
 
+def assert_correct_within_predicted_smem(problem, inputs, config) -> Launcher:
+    """Launch `config` on `inputs`: its output within the dtype's tolerance of the fp32 reference, and Triton's
+    reported shared memory within pruning's prediction. Returns the launcher (its compiled kernel)."""
+    launcher = Launcher(problem, inputs, config)
+    ref = reference(problem, inputs, config.fuse_mul_post)
+    checked = check_output(launcher, launcher.out, ref, problem.dtype)
+    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
+    assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)
+    return launcher
+
+
 @pytest.mark.parametrize("problem, bm, bn, warps, stages", WARP_SPECIALIZED,
                          ids=[p.describe() for p, *_ in WARP_SPECIALIZED])
 @pytest.mark.parametrize("epilogue", EPILOGUES)
@@ -103,13 +114,8 @@ def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epi
     kept, pruned = prune([config], problem, active_device())
     if pruned:
         pytest.skip(pruned[0].reason)  # a TMA store under permute_y, or fuse_mul_post without it
-    inputs = make_inputs(problem, "cuda")
-    launcher = Launcher(problem, inputs, config)
-    ref = reference(problem, inputs, config.fuse_mul_post)
-    checked = check_output(launcher, launcher.out, ref, problem.dtype)
-    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
+    launcher = assert_correct_within_predicted_smem(problem, make_inputs(problem, "cuda"), config)
     assert launcher.compiled.name == "grouped_gemm_forward_ws_kernel"  # the Gluon kernel, not tl.range's
-    assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)
 
 
 MERGED_TAIL = [
@@ -137,11 +143,7 @@ def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilo
     m = inputs.m_sizes
     merged = int(((m % bm > 0) & (m % bm <= tail_rows) & (m > bm)).sum())
     assert merged > 0, "no expert has a tail to merge: the case does not test the tail path"
-    launcher = Launcher(problem, inputs, config)
-    ref = reference(problem, inputs, config.fuse_mul_post)
-    checked = check_output(launcher, launcher.out, ref, problem.dtype)
-    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], (merged, checked)
-    assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)
+    assert_correct_within_predicted_smem(problem, inputs, config)
 
 
 WARP_SPECIALIZED_DW = [
@@ -163,9 +165,5 @@ def test_warp_specialized_dw_is_correct(problem, bm, bn, bk, warps, stages, stor
                                 warp_specialize=True, use_tma_store=store)
     kept, pruned = prune([config], problem, active_device())
     assert not pruned, pruned
-    inputs = make_inputs(problem, "cuda")
-    launcher = Launcher(problem, inputs, config)
-    checked = check_output(launcher, launcher.out, reference(problem, inputs), problem.dtype)
-    assert checked.status == "ok" and checked.rel_err <= TOLERANCE[problem.dtype], checked
+    launcher = assert_correct_within_predicted_smem(problem, make_inputs(problem, "cuda"), config)
     assert launcher.compiled.name == "grouped_gemm_dW_ws_kernel"
-    assert launcher.compiled.metadata.shared <= shared_memory_bytes(config, problem.element_size)
