@@ -71,49 +71,33 @@ def main(argv: list[str] | None = None) -> int:
     from gemmtune.reference import baselines
 
     problem, inputs = problem_on_gpu(args)
+    torch_fns = list(baselines(problem, inputs).items()) if args.torch else []
+    configs = [parse_config(problem, text) for text in args.config]
+    config_fns = [(config.to_string(), Launcher(problem, inputs, config)) for config in configs]
 
-    def time_torch():
-        for name, fn in baselines(problem, inputs).items():
-            ms = triton.testing.do_bench(fn, warmup=50, rep=300)
-            print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
-
-    if args.rounds and not args.launches:
-        return time_interleaved(problem, inputs, args)
-    if args.torch and args.launches:
-        for name, fn in baselines(problem, inputs).items():
+    if args.launches:  # the torch baselines first, then each config (the first launch compiles)
+        for name, fn in torch_fns + config_fns:
             for _ in range(args.launches):
                 fn()
             torch.cuda.synchronize()
             print(name, flush=True)
-    if args.torch and not args.launches:
-        time_torch()
-    for text in args.config:
-        config = parse_config(problem, text)
-        launcher = Launcher(problem, inputs, config)
-        if args.launches:
-            for _ in range(args.launches):
-                launcher()
-            torch.cuda.synchronize()
-            print(config.to_string(), flush=True)
-            continue
-        ms = triton.testing.do_bench(launcher, warmup=50, rep=300)
-        print(f"{config.to_string():70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
-    if args.torch and not args.launches:
-        time_torch()
+        return 0
+    if args.rounds:
+        return time_interleaved(problem, torch_fns + config_fns, args.rounds)
+    for name, fn in torch_fns + config_fns + torch_fns:  # the baselines first and again last
+        ms = triton.testing.do_bench(fn, warmup=50, rep=300)
+        print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
     return 0
 
 
-def time_interleaved(problem, inputs, args) -> int:
-    """Time the configs (and with --torch the baselines) in args.rounds interleaved rounds; print one line each."""
+def time_interleaved(problem, named_fns: list, rounds: int) -> int:
+    """Time (name, callable) pairs in `rounds` interleaved rounds, a name given twice once; print one line each."""
     from gemmtune.engine.retime import retime_interleaved
-    from gemmtune.kernels import Launcher
-    from gemmtune.reference import baselines
 
-    named = dict(baselines(problem, inputs)) if args.torch else {}
-    for text in args.config:
-        config = parse_config(problem, text)
-        named.setdefault(config.to_string(), Launcher(problem, inputs, config))
-    timings = retime_interleaved(list(named.values()), "do_bench", args.rounds, 25, 100)
+    named = {}
+    for name, fn in named_fns:
+        named.setdefault(name, fn)
+    timings = retime_interleaved(list(named.values()), "do_bench", rounds, 25, 100)
     for name, timing in zip(named, timings):
         if "error" in timing:
             print(f"{name:70s} error: {timing['error']}", flush=True)

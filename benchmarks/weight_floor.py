@@ -14,9 +14,9 @@ import argparse
 from pathlib import Path
 
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
+from gemmtune.problem import DTYPES
 from gemmtune.results import best_per_problem, ok_rows, read_results
-
-MEMORY_TBPS = 4.3
+from suite import MEMORY_TBPS
 
 
 def main() -> None:
@@ -27,7 +27,7 @@ def main() -> None:
         df, _ = read_results(path)
         ok = ok_rows(df)
         for _, best in best_per_problem(df).iterrows():
-            weight_bytes = int(best["E"]) * int(best["N"]) * int(best["K"]) * 2  # bf16 W (E, N, K)
+            weight_bytes = int(best["E"]) * int(best["N"]) * int(best["K"]) * DTYPES[best["dtype"]].itemsize
             floor_ms = weight_bytes / (MEMORY_TBPS * 1e12) * 1e3
             same = ok[(ok["gemm"] == best["gemm"]) & (ok["M"] == best["M"]) & (ok["mode"] == best["mode"])]
             by_knob = same.groupby("warp_specialize")["triton_time_ms"].min()
