@@ -174,8 +174,9 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     16-bit inputs, both operands by TMA (the routed one pregathered), whole wgmma warpgroups of 64
     accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256), and for dW
     no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX ISA, wgmma
-    matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, the tile's and
-    the tail's accumulators within WS_TAIL_ACCUMULATOR_REGISTERS per thread."""
+    matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, a tail wgmma
+    at least 8 columns wide, and the tile's and the tail's accumulators within WS_TAIL_ACCUMULATOR_REGISTERS
+    per thread."""
     if config.mode not in ("fwd", "dw"):
         return "warp specialization on Hopper exists for fwd and dW only (the Gluon kernels)"
     if problem.element_size != 2:
@@ -192,8 +193,15 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     if config.num_warps not in (4, 8) or getattr(config, tile_rows) < 64:
         return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, {tile_rows} "
                 f">= 64), got {config.num_warps} warps and {tile_rows} = {getattr(config, tile_rows)}")
+    tail_rows = getattr(config, "TAIL_ROWS", 0)
+    # The tail's accumulator has BLOCK_SIZE_N rows: 64 of them over 8 warps put two warpgroups side by side,
+    # each a wgmma of TAIL_ROWS / 2 columns (gemmtune.kernels.hopper_ws.wgmma_columns).
+    tail_wgmma = tail_rows * min(config.num_warps, config.BLOCK_SIZE_N // 16) // config.num_warps
+    if tail_rows and tail_wgmma < 8:
+        return (f"TAIL_ROWS = {tail_rows} with BLOCK_SIZE_N = {config.BLOCK_SIZE_N} over {config.num_warps} warps: "
+                f"the tail's wgmma would be {tail_wgmma} columns wide, below the PTX minimum of 8")
     registers = accumulator_registers(config)
-    if getattr(config, "TAIL_ROWS", 0) and registers > WS_TAIL_ACCUMULATOR_REGISTERS:
+    if tail_rows and registers > WS_TAIL_ACCUMULATOR_REGISTERS:
         return (f"TAIL_ROWS = {config.TAIL_ROWS}: the tile's and the tail's accumulators take {registers} registers "
                 f"per thread, above {WS_TAIL_ACCUMULATOR_REGISTERS} they spill")
     return None

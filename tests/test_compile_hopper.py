@@ -63,3 +63,13 @@ def test_merged_tail_builds_for_hopper():
     assert merged["spills"] == 0 and merged.get("LDL", 0) == 0, merged
     predicted = shared_memory_bytes(KernelConfigForward(permute_x=True, TAIL_ROWS=32, **WS), 2)
     assert plain["smem"] < merged["smem"] <= predicted, (merged["smem"], predicted)
+
+
+@pytest.mark.parametrize("tail_rows", [0, 16])
+def test_narrow_warp_specialized_tiles_build_for_hopper(tail_rows):
+    # BLOCK_SIZE_N 64 over 8 warps: the tail's accumulator (BLOCK_SIZE_N rows) puts two warpgroups side by
+    # side. Its stand-in without merged tails was once a wgmma of N = 4, on which Triton 3.6 aborted.
+    config = dict(WS, BLOCK_SIZE_N=64, TAIL_ROWS=tail_rows)
+    report = sass_report(config)
+    assert report["HGMMA"] > 0 and report["spills"] == 0, report
+    assert report["smem"] <= shared_memory_bytes(KernelConfigForward(permute_x=True, **config), 2), report

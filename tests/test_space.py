@@ -227,6 +227,11 @@ def test_merged_tail_rules_and_resources():
     assert _first_rule(config, device=preset("b200")) == "device"  # tl.range's kernel has no merged tail
     # 128·256 + 256·64 accumulator elements over 256 threads: 192 registers, which spill (sass_report).
     assert _first_rule(dataclasses.replace(config, TAIL_ROWS=64), device=preset("h100")) == "device"
+    # BLOCK_SIZE_N 64 over 8 warps: two warpgroups side by side, each a tail wgmma of TAIL_ROWS / 2 columns.
+    narrow = dataclasses.replace(config, BLOCK_SIZE_N=64)
+    assert _first_rule(dataclasses.replace(narrow, TAIL_ROWS=8), device=preset("h100")) == "device"
+    assert _first_rule(dataclasses.replace(narrow, TAIL_ROWS=16), device=preset("h100")) is None
+    assert _first_rule(dataclasses.replace(narrow, TAIL_ROWS=8, num_warps=4), device=preset("h100")) is None
     assert accumulator_registers(config) == (128 * 256 + 256 * 32) // 256
     # Each stage also holds the tail's TAIL_ROWS × BLOCK_SIZE_K block of X.
     assert shared_memory_bytes(config, 2) == 3 * (128 + 256 + 32) * 64 * 2 + 3 * 2 * 8 + 160

@@ -51,7 +51,19 @@ from gemmtune.kernels.hopper_ws import (
     ring_slots,
     tma_descriptor,
     tma_store_async,
+    wgmma_columns,
 )
+
+@gluon.constexpr_function
+def tail_columns(tail_rows, block_n, num_warps):
+    """Columns of the tail's accumulator (BLOCK_SIZE_N, columns): TAIL_ROWS, or without merged tails the
+    narrowest stand-in whose wgmma N is the PTX minimum of 8. (A stand-in 8 columns wide over BLOCK_SIZE_N 64
+    and 8 warps makes an N of 4, on which Triton 3.6's compiler aborts, even though the stand-in is never
+    multiplied.)"""
+    if tail_rows > 0:
+        return tail_rows
+    return 8 * 8 // wgmma_columns(block_n, 8, num_warps)  # wgmma_columns scales linearly with the columns
+
 
 @gluon.jit
 def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M: gl.constexpr,
@@ -156,7 +168,8 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
                   TAIL_ROWS: gl.constexpr):
     """Consume the ring tile by tile (k_loop), then store each tile and its tail."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
-    tail_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, max(TAIL_ROWS, 8), gl.num_warps())
+    tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, BLOCK_SIZE_N, gl.num_warps())
+    tail_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, tail_cols, gl.num_warps())
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
@@ -167,7 +180,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
                                                          num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                          TAIL_ROWS)
         acc = gl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), gl.float32, acc_layout)
-        acc_tail = gl.zeros((BLOCK_SIZE_N, max(TAIL_ROWS, 8)), gl.float32, tail_layout)
+        acc_tail = gl.zeros((BLOCK_SIZE_N, tail_cols), gl.float32, tail_layout)
         if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
             if tail:
                 acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,

@@ -108,12 +108,19 @@ def invalidate_ring(ready, empty, NUM_STAGES: gl.constexpr):
 
 
 @gluon.constexpr_function
+def wgmma_columns(tile_rows, tile_cols, num_warps):
+    """The N of each wgmma over a (tile_rows, tile_cols) accumulator: all tile_cols while the warpgroups
+    stack along the rows, half of them for 64 rows over 8 warps (two warpgroups side by side)."""
+    return tile_cols * min(num_warps, tile_rows // 16) // num_warps
+
+
+@gluon.constexpr_function
 def accumulator_layout(tile_rows, tile_cols, num_warps):
     """The wgmma accumulator layout of a (tile_rows, tile_cols) tile over num_warps MMA warps. Warpgroups
     stack along the rows while 64-row slabs remain (64 rows with 8 warps: side by side along the columns)."""
     warps_rows = min(num_warps, tile_rows // 16)
     return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[warps_rows, num_warps // warps_rows],
-                                     instr_shape=[16, tile_cols * warps_rows // num_warps, 16])
+                                     instr_shape=[16, wgmma_columns(tile_rows, tile_cols, num_warps), 16])
 
 
 def hopper_target() -> bool:
