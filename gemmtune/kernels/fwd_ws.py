@@ -54,6 +54,7 @@ from gemmtune.kernels.hopper_ws import (
     wgmma_columns,
 )
 
+
 @gluon.constexpr_function
 def tail_columns(tail_rows, block_n, num_warps):
     """Columns of the tail's accumulator (BLOCK_SIZE_N, columns): TAIL_ROWS, or without merged tails the
