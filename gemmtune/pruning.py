@@ -169,6 +169,13 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
     return None
 
 
+def wgmma_columns(tile_rows: int, tile_cols: int, num_warps: int) -> int:
+    """The N of each wgmma over a (tile_rows, tile_cols) accumulator of the Gluon kernels
+    (gemmtune.kernels.hopper_ws.accumulator_layout): all tile_cols while the warpgroups stack along the rows,
+    half of them for 64 rows over 8 warps (two warpgroups side by side)."""
+    return tile_cols * min(num_warps, tile_rows // 16) // num_warps
+
+
 def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str | None:
     """What the Gluon warp-specialized Hopper kernels (gemmtune.kernels.fwd_ws, dw_ws) support: fwd and dW,
     16-bit inputs, both operands by TMA (the routed one pregathered), whole wgmma warpgroups of 64
@@ -194,9 +201,7 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
         return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, {tile_rows} "
                 f">= 64), got {config.num_warps} warps and {tile_rows} = {getattr(config, tile_rows)}")
     tail_rows = getattr(config, "TAIL_ROWS", 0)
-    # The tail's accumulator has BLOCK_SIZE_N rows: 64 of them over 8 warps put two warpgroups side by side,
-    # each a wgmma of TAIL_ROWS / 2 columns (gemmtune.kernels.hopper_ws.wgmma_columns).
-    tail_wgmma = tail_rows * min(config.num_warps, config.BLOCK_SIZE_N // 16) // config.num_warps
+    tail_wgmma = wgmma_columns(config.BLOCK_SIZE_N, tail_rows, config.num_warps)  # the tail's rows: BLOCK_SIZE_N
     if tail_rows and tail_wgmma < 8:
         return (f"TAIL_ROWS = {tail_rows} with BLOCK_SIZE_N = {config.BLOCK_SIZE_N} over {config.num_warps} warps: "
                 f"the tail's wgmma would be {tail_wgmma} columns wide, below the PTX minimum of 8")

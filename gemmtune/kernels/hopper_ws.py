@@ -13,6 +13,8 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, mbarrier, tma
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
+from gemmtune import pruning
+
 LOADER_WARPS = gl.constexpr(1)
 LOADER_REGISTERS = gl.constexpr(64)  # setmaxnreg of the loader warp; the MMA warps keep the rest
 
@@ -107,11 +109,8 @@ def invalidate_ring(ready, empty, NUM_STAGES: gl.constexpr):
         mbarrier.invalidate(empty.index(slot))
 
 
-@gluon.constexpr_function
-def wgmma_columns(tile_rows, tile_cols, num_warps):
-    """The N of each wgmma over a (tile_rows, tile_cols) accumulator: all tile_cols while the warpgroups
-    stack along the rows, half of them for 64 rows over 8 warps (two warpgroups side by side)."""
-    return tile_cols * min(num_warps, tile_rows // 16) // num_warps
+# The N of each wgmma over an accumulator_layout tile: pruning's formula, callable from Gluon code.
+wgmma_columns = gluon.constexpr_function(pruning.wgmma_columns)
 
 
 @gluon.constexpr_function
