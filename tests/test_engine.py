@@ -188,10 +188,18 @@ def test_kill_9_of_the_parent_then_rerun_loses_nothing_and_runs_nothing_twice(tm
 # ---- Ctrl-C -----------------------------------------------------------------------------------------------
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """SIGINT at its default in the child, as a terminal's foreground job has it. A test run started in the
+    background of a non-interactive shell inherits SIGINT ignored, and Python then never turns it into
+    KeyboardInterrupt (the sweep would run to its end, exit 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_cleanly_keeps_the_journal_and_exits_130(tmp_path):
     journal = tmp_path / "t.journal.jsonl"
     proc = subprocess.Popen(_sweep_cmd(tmp_path), env=_env(_slow_every_config(0.5)), start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            preexec_fn=_sigint_as_in_a_terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     _wait_for_results(journal, 1, proc)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the parent and its workers
     stdout, stderr = proc.communicate(timeout=30)
