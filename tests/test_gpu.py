@@ -152,6 +152,7 @@ WARP_SPECIALIZED_DW = [
     (Problem("dw", 32, 512, 2880, 2880, 4, permute="y"), 64, 128, 128, 8, 4),  # N and K tails
     (Problem("dw", 8, 1024, 4096, 1408, 2, permute="x"), 128, 64, 128, 8, 3),  # two warpgroups side by side
     (Problem("dw", 64, 64, 200, 160, 2, routing="zipf:1.5"), 64, 128, 64, 4, 3),  # empty experts, one warpgroup
+    (Problem("dw", 16, 4096, 1000, 512, 1, permute="x"), 32, 128, 256, 8, 6),  # 32-row M steps, N tail
 ]
 
 
