@@ -5,7 +5,8 @@
 Issue 5's goal at 512 tokens: ≥ 85 % of the memory roofline, weight bytes / 4.3 TB/s (the device copy
 bandwidth measured on the project's H200, as in benchmarks/suite.py). Per problem of each forward
 results file: the best config, its time, floor / time, its ratio to the best torch baseline of the same
-run, and the best time with and without warp_specialize.
+run, and the best time with and without each of warp_specialize and merged tails (TAIL_ROWS > 0; files
+written before that knob have no TAIL_ROWS column and get no such figure).
 """
 
 from __future__ import annotations
@@ -17,6 +18,21 @@ import gemmtune  # noqa: F401  (picks the backend before anything imports triton
 from gemmtune.problem import DTYPES
 from gemmtune.results import best_per_problem, ok_rows, read_results
 from suite import MEMORY_TBPS
+
+# (name, the rows where the knob is on) for the with/without figures of each problem
+KNOBS = (("warp_specialize", lambda rows: rows["warp_specialize"].astype(bool)),
+         ("merged tails", lambda rows: rows["TAIL_ROWS"] > 0))
+
+
+def best_with_and_without(rows) -> str:
+    """'<knob> best without X ms, with Y ms' for each knob of KNOBS that `rows` (one problem's ok rows) has."""
+    parts = []
+    for name, is_on in KNOBS:
+        if name == "merged tails" and "TAIL_ROWS" not in rows:
+            continue
+        by_knob = rows.groupby(is_on(rows))["triton_time_ms"].min()
+        parts.append(f"{name} best " + ", ".join(f"{'with' if k else 'without'} {v:.4f} ms" for k, v in by_knob.items()))
+    return "; ".join(parts)
 
 
 def main() -> None:
@@ -30,12 +46,10 @@ def main() -> None:
             weight_bytes = int(best["E"]) * int(best["N"]) * int(best["K"]) * DTYPES[best["dtype"]].itemsize
             floor_ms = weight_bytes / (MEMORY_TBPS * 1e12) * 1e3
             same = ok[(ok["gemm"] == best["gemm"]) & (ok["M"] == best["M"]) & (ok["mode"] == best["mode"])]
-            by_knob = same.groupby("warp_specialize")["triton_time_ms"].min()
-            knob = ", ".join(f"{'with' if k else 'without'} {v:.4f} ms" for k, v in by_knob.items())
             model = Path(path).name.split("_")[0]
             print(f"{model} {best['mode']} {best['gemm']} M={best['M']}: {best['config']} {best['triton_time_ms']:.4f} ms, "
                   f"{100 * floor_ms / best['triton_time_ms']:.0f} % of the weight-read floor {floor_ms:.4f} ms, "
-                  f"{best['speedup']:.2f}× the best torch baseline; warp_specialize best {knob}")
+                  f"{best['speedup']:.2f}× the best torch baseline; {best_with_and_without(same)}")
 
 
 if __name__ == "__main__":
