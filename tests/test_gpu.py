@@ -126,6 +126,7 @@ MERGED_TAIL = [
     (Problem("fwd", 8, 1100, 4096, 1408, 2, permute="y"), 64, 128, 4, 16),  # one warpgroup, scattered store
     (Problem("fwd", 64, 256, 200, 160, 2, routing="zipf:1.5"), 64, 128, 8, 32),  # empty experts, N tail
     (Problem("fwd", 32, 2048, 5760, 2880, 4, permute="x"), 128, 128, 8, 64),  # K tail, 64-row tails
+    (Problem("fwd", 8, 512, 4096, 1408, 2, permute="y"), 128, 128, 4, 32),  # 128-row tiles in one warpgroup
 ]
 
 

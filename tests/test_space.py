@@ -262,8 +262,9 @@ def test_get_kernel_configs_keeps_a_reason_for_every_pruned_config():
     assert pruned.kept and pruned.pruned
     assert all(p.reason for p in pruned.pruned)
     assert sum(pruned.counts_by_rule().values()) == len(pruned.pruned)
-    # permute_x: half the space asks TMA to load a gathered X
-    assert pruned.counts_by_rule()["mode"] == pruned.total // 2
+    # permute_x: half the space asks TMA to load a gathered X (or pregathers without TMA); of the other half,
+    # the quarter with TAIL_ROWS 32 and without warp_specialize is refused too (only the Gluon kernel merges)
+    assert pruned.counts_by_rule()["mode"] == pruned.total // 2 + pruned.total // 8
     assert all(shared_memory_bytes(c, 2) <= H100.SIZE_SMEM for c in pruned.kept)
 
 
