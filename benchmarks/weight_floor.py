@@ -19,19 +19,19 @@ from gemmtune.problem import DTYPES
 from gemmtune.results import best_per_problem, ok_rows, read_results
 from suite import MEMORY_TBPS
 
-# (name, the rows where the knob is on) for the with/without figures of each problem
-KNOBS = (("warp_specialize", lambda rows: rows["warp_specialize"].astype(bool)),
-         ("merged tails", lambda rows: rows["TAIL_ROWS"] > 0))
+# (name, results column, the rows where the knob is on) for each problem's with/without figures
+KNOBS = (("warp_specialize", "warp_specialize", lambda column: column.astype(bool)),
+         ("merged tails", "TAIL_ROWS", lambda column: column > 0))
 
 
 def best_with_and_without(rows) -> str:
-    """'<knob> best without X ms, with Y ms' for each knob of KNOBS that `rows` (one problem's ok rows) has."""
+    """'<knob> best without X ms, with Y ms' for each knob of KNOBS whose column `rows` (one problem's ok rows)
+    has: a file written before a knob existed lacks its column."""
     parts = []
-    for name, is_on in KNOBS:
-        if name == "merged tails" and "TAIL_ROWS" not in rows:
-            continue
-        by_knob = rows.groupby(is_on(rows))["triton_time_ms"].min()
-        parts.append(f"{name} best " + ", ".join(f"{'with' if k else 'without'} {v:.4f} ms" for k, v in by_knob.items()))
+    for name, column, is_on in KNOBS:
+        if column in rows:
+            by_knob = rows.groupby(is_on(rows[column]))["triton_time_ms"].min()
+            parts.append(f"{name} best " + ", ".join(f"{'with' if k else 'without'} {v:.4f} ms" for k, v in by_knob.items()))
     return "; ".join(parts)
 
 
