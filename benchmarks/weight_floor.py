@@ -31,7 +31,8 @@ def best_with_and_without(rows) -> str:
     for name, column, is_on in KNOBS:
         if column in rows:
             by_knob = rows.groupby(is_on(rows[column]))["triton_time_ms"].min()
-            parts.append(f"{name} best " + ", ".join(f"{'with' if k else 'without'} {v:.4f} ms" for k, v in by_knob.items()))
+            figures = ", ".join(f"{'with' if on else 'without'} {ms:.4f} ms" for on, ms in by_knob.items())
+            parts.append(f"{name} best {figures}")
     return "; ".join(parts)
 
 

@@ -20,7 +20,8 @@ def weight_floor(path: Path) -> str:
 
 
 def table_with_weights(rows, N=4096, K=14336):
-    """rows as a results table whose problem's W is E × N × K: mixtral-8x7b's down GEMM with the factory's 4 experts."""
+    """rows as a results table whose problem's W is E × N × K: mixtral-8x7b's down GEMM with the factory's
+    4 experts."""
     df = to_dataframe(rows)
     df["N"], df["K"] = N, K
     return df
