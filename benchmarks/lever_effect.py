@@ -25,19 +25,25 @@ from gemmtune.space import FIELD_DEFAULTS
 PROBLEM = ["mode", "gemm", "E", "M", "N", "K"]
 
 
+def best_off_and_on(rows: pd.DataFrame, knob: str) -> tuple[pd.Series | None, pd.Series | None]:
+    """The fastest of `rows` (ok rows of one problem) with the knob off (its default) and on (any other value);
+    None for a side without rows. Raises KeyError when the knob is not a column of the results."""
+    rows = rows.dropna(subset=[knob])
+    off_value = FIELD_DEFAULTS[knob]
+    sides = rows[rows[knob] == off_value], rows[rows[knob] != off_value]
+    return tuple(None if side.empty else side.loc[side["tflops"].idxmax()] for side in sides)
+
+
 def lever_table(df: pd.DataFrame, knob: str) -> pd.DataFrame:
     """One row per problem: best TF/s with the knob off (its default) and on (any other value), and on / off.
 
     Raises KeyError when the knob is not a column of the results.
     """
-    ok = ok_rows(df).dropna(subset=[knob])
-    off_value = FIELD_DEFAULTS[knob]
     rows = []
-    for key, group in ok.groupby(PROBLEM, sort=False):
-        off_rows, on_rows = group[group[knob] == off_value], group[group[knob] != off_value]
-        if on_rows.empty or off_rows.empty:
+    for key, group in ok_rows(df).groupby(PROBLEM, sort=False):
+        best_off, best_on = best_off_and_on(group, knob)
+        if best_off is None or best_on is None:
             continue
-        best_off, best_on = off_rows.loc[off_rows["tflops"].idxmax()], on_rows.loc[on_rows["tflops"].idxmax()]
         rows.append({**dict(zip(PROBLEM, key)), "knob": knob, "off_tflops": best_off["tflops"],
                      "on_tflops": best_on["tflops"], "ratio": best_on["tflops"] / best_off["tflops"],
                      "stages": f"{best_off['timing_stage']}/{best_on['timing_stage']}", "best_on": best_on["config"],

@@ -17,21 +17,21 @@ from pathlib import Path
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
 from gemmtune.problem import DTYPES
 from gemmtune.results import best_per_problem, ok_rows, read_results
+from lever_effect import best_off_and_on
 from suite import MEMORY_TBPS
 
-# (name, results column, the rows where the knob is on) for each problem's with/without figures
-KNOBS = (("warp_specialize", "warp_specialize", lambda column: column.astype(bool)),
-         ("merged tails", "TAIL_ROWS", lambda column: column > 0))
+# The knobs whose best time with and without each problem's line gives, by their names there.
+KNOBS = {"warp_specialize": "warp_specialize", "TAIL_ROWS": "merged tails"}
 
 
 def best_with_and_without(rows) -> str:
     """'<knob> best without X ms, with Y ms' for each knob of KNOBS whose column `rows` (one problem's ok rows)
     has: a file written before a knob existed lacks its column."""
     parts = []
-    for name, column, is_on in KNOBS:
-        if column in rows:
-            by_knob = rows.groupby(is_on(rows[column]))["triton_time_ms"].min()
-            figures = ", ".join(f"{'with' if on else 'without'} {ms:.4f} ms" for on, ms in by_knob.items())
+    for knob, name in KNOBS.items():
+        if knob in rows:
+            sides = zip(("without", "with"), best_off_and_on(rows, knob))
+            figures = ", ".join(f"{side} {best['triton_time_ms']:.4f} ms" for side, best in sides if best is not None)
             parts.append(f"{name} best {figures}")
     return "; ".join(parts)
 
