@@ -12,8 +12,9 @@ first and again last (with --launches: launches each of them N times first, for 
 R, the configs (and with --torch the baselines) are timed instead in R interleaved rounds, the order rotated
 each round (gemmtune.engine.retime, as the sweep's re-time), so a clock that drifts over the process moves
 them all alike; each line gives the median and p20-p80 of all of a config's samples, and a config given twice
-is timed once. With --launches N, each config is only launched N times (the first compiles), for a profiler to
-pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
+is timed once. --check first runs each config once into a NaN-poisoned output and compares it with the torch
+reference (gemmtune.runner.check_output), one line per config. With --launches N, each config is only launched
+N times (the first compiles), for a profiler to pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--launches", type=int, help="launch each config this many times instead of timing it")
     parser.add_argument("--torch", action="store_true", help="time the torch baselines too, first and last")
     parser.add_argument("--rounds", type=int, help="time everything in this many interleaved rounds instead")
+    parser.add_argument("--check", action="store_true", help="check each config against the reference first")
     args = parser.parse_args(argv)
     if args.rounds is not None and args.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
@@ -74,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     torch_fns = list(baselines(problem, inputs).items()) if args.torch else []
     configs = [parse_config(problem, text) for text in args.config]
     config_fns = [(config.to_string(), Launcher(problem, inputs, config)) for config in configs]
+    if args.check:
+        check_configs(problem, inputs, configs, [launcher for _, launcher in config_fns])
 
     if args.launches:  # the torch baselines first, then each config (the first launch compiles)
         for name, fn in torch_fns + config_fns:
@@ -88,6 +92,22 @@ def main(argv: list[str] | None = None) -> int:
         ms = triton.testing.do_bench(fn, warmup=50, rep=300)
         print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
     return 0
+
+
+def check_configs(problem, inputs, configs: list, launchers: list) -> None:
+    """Run each config's Launcher once against the torch reference (with the config's fuse_mul_post); print
+    its status and relative error."""
+    from gemmtune.reference import reference
+    from gemmtune.runner import check_output
+
+    refs = {}
+    for config, launcher in zip(configs, launchers):
+        fuse = config.fuse_mul_post
+        if fuse not in refs:
+            refs[fuse] = reference(problem, inputs, fuse_mul_post=fuse)
+        checked = check_output(launcher, launcher.out, refs[fuse], problem.dtype)
+        print(f"{config.to_string():70s} check {checked.status} (relative error {checked.rel_err:.2e}) "
+              f"{checked.error}", flush=True)
 
 
 def time_interleaved(problem, named_fns: list, rounds: int) -> int:
