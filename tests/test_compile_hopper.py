@@ -23,11 +23,11 @@ WS_DW = dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=256, num_warps=8, n
              use_tma_load_dy=True, pregather=True, warp_specialize=True)
 
 
-def sass_report(config: dict, mode: str = "fwd") -> dict:
-    """benchmarks/sass_report.py's figures for one mixtral gate_up config of `mode`, as {name: int}."""
+def sass_report(config: dict, mode: str = "fwd", gemm: str = "gate_up") -> dict:
+    """benchmarks/sass_report.py's figures for one mixtral config of `mode` and `gemm`, as {name: int}."""
     text = ",".join(f"{k}={int(v)}" for k, v in config.items())
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sass_report.py"), "--model", "mixtral-8x7b",
-                          "--gemm", "gate_up", "--mode", mode, "--config", text],
+                          "--gemm", gemm, "--mode", mode, "--config", text],
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     line = out.stdout.strip().splitlines()[-1]
@@ -41,6 +41,9 @@ def test_warp_specialized_kernel_builds_for_hopper(store):
     assert report["HGMMA"] > 0 and report["UTMALDG"] > 0, report
     assert report.get("UTMASTG", 0) == (1 if store else 0), report
     assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
+    # A tile stored from registers leaves in 16-byte pieces: 128·256 bf16 over 256 threads is 16 stores each
+    # (64 of 4 bytes in the wgmma accumulator's own layout).
+    assert report["STG"] <= 16, report
     predicted = shared_memory_bytes(KernelConfigForward(permute_x=True, **config), 2)
     assert report["smem"] <= predicted, (report["smem"], predicted)
 
@@ -54,6 +57,15 @@ def test_warp_specialized_dw_kernel_builds_for_hopper(store):
     assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
     predicted = shared_memory_bytes(KernelConfigBackward_dW(permute_x=True, **config), 2)
     assert report["smem"] <= predicted, (report["smem"], predicted)
+
+
+def test_scaled_register_store_builds_for_hopper():
+    # The down GEMM (permute_y): fuse_mul_post scales each row in the accumulator's layout, then the tile
+    # becomes 16-byte rows scattered through gather_indices.
+    config = dict(WS, pregather=False, fuse_mul_post=True)
+    report = sass_report(config, gemm="down")
+    assert report["HGMMA"] > 0 and report["spills"] == 0 and report["STG"] <= 16, report
+    assert report["smem"] <= shared_memory_bytes(KernelConfigForward(permute_y=True, **config), 2), report
 
 
 def test_merged_tail_builds_for_hopper():

@@ -213,8 +213,9 @@ def test_warp_specialization_rules_per_architecture():
     fp32 = Problem("dw", 8, 64, 128, 256, 2, dtype="fp32")  # tf32 wgmma takes no transposed operand
     assert _first_rule(dw, fp32, device=preset("h100")) == "device"
     assert _first_rule(dw, dataclasses.replace(fp32, dtype="bf16"), device=preset("h100")) is None
-    # Two mbarriers per stage (a slot's TMA arrival, its release by the MMA warps) and the partitions' scratch.
-    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 160
+    # Two mbarriers per stage (a slot's TMA arrival, its release by the MMA warps), the partitions' scratch,
+    # and 512 B per warp through which the tile's register store becomes 16-byte rows.
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 160 + 512 * 8
 
 
 def test_merged_tail_rules_and_resources():
@@ -234,7 +235,7 @@ def test_merged_tail_rules_and_resources():
     assert _first_rule(dataclasses.replace(narrow, TAIL_ROWS=8, num_warps=4), device=preset("h100")) is None
     assert accumulator_registers(config) == (128 * 256 + 256 * 32) // 256
     # Each stage also holds the tail's TAIL_ROWS × BLOCK_SIZE_K block of X.
-    assert shared_memory_bytes(config, 2) == 3 * (128 + 256 + 32) * 64 * 2 + 3 * 2 * 8 + 160
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256 + 32) * 64 * 2 + 3 * 2 * 8 + 160 + 512 * 8
     assert config.to_string() == "fwd BM128 BN256 BK64 G8 w8 s3 tail32 tma[w,x] warp_specialize"
     assert load_space("default").with_overrides({"TAIL_ROWS": [0, 32]}).values["TAIL_ROWS"] == [0, 32]  # 0: off
 

@@ -12,15 +12,16 @@ with 8 warps: before the mbarrier wait and before the one-thread release); the l
 for them except on a full ring.
 
 Operands: X (rows, K) in expert order (pregathered under permute_x), W (E, N, K), both read by TMA. Y is
-stored from registers, scattered through gather_indices under permute_y and scaled by topk_weights with
-fuse_mul_post; with use_tma_store a tile whose rows all belong to the expert goes out by an asynchronous
+stored from registers in 16-byte rows (row_store_layout), scattered through gather_indices under permute_y
+and scaled by topk_weights with fuse_mul_post; with use_tma_store a tile whose rows all belong to the expert goes out by an asynchronous
 TMA store instead (awaited only before the next one reuses its buffer). Rows past an expert's end are
 loaded (they belong to the next expert or are TMA's zero fill) and never stored; columns past N likewise.
 With TAIL_ROWS, an expert's last few rows (at most TAIL_ROWS past a full block) are computed by that block's
 tile: a second wgmma per K step multiplies the W tile already in shared memory by the tail's X rows, with
 the rows on the wgmma's N side, and the tail is stored transposed from registers.
-Gluon kernels do not run on Triton's interpreter. Measured on the H200 it is 0.94-1.00x the best plain
-kernel of the same sweep (docs/perf-notes.md, entry 11), so the shipped spaces leave it off.
+Gluon kernels do not run on Triton's interpreter. Measured on the H200 with 128×256 tiles it runs 0.96-0.98x
+the plain kernel (docs/perf-notes.md, entry 33); it wins with merged tails where one tile holds an expert's
+rows (entries 15 and 31) and on some down GEMMs.
 """
 
 from __future__ import annotations
@@ -138,26 +139,53 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
     return acc, acc_tail, step
 
 
+@gluon.constexpr_function
+def row_store_layout(acc_layout):
+    """The layout store_rows converts a tile to before storing it: each thread holds 8 consecutive columns of one
+    row (16 bytes in bf16), two neighbouring lanes a whole 32-byte sector, and each warp the rows of
+    `acc_layout`'s warp. In the wgmma accumulator's own layout a thread holds 2 consecutive columns, so the
+    stores are 4-byte pieces and the L2 sees partial sectors. Where the accumulator's warps sit side by side
+    along the columns (64-row tiles over 8 warps) no blocked layout keeps each warp's columns, and the tile
+    is stored as it is rather than exchanged through shared memory between warps."""
+    if acc_layout.warps_per_cta[1] != 1:
+        return acc_layout
+    return gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[16, 2],
+                            warps_per_cta=acc_layout.warps_per_cta, order=[1, 0])
+
+
 @gluon.jit
-def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr,
-               PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr):
-    """Store acc (rows m0 … of the expert, columns n0 …; fp32 in any layout) from registers: rows past the
-    expert's end and columns past N dropped, scattered through gather_indices under permute_y, scaled by
-    topk_weights with fuse_mul_post."""
-    layout: gl.constexpr = acc.type.layout
-    offs_m = m0 + gl.arange(0, acc.shape[0], layout=gl.SliceLayout(1, layout))
-    offs_n = n0 + gl.arange(0, acc.shape[1], layout=gl.SliceLayout(0, layout))
+def row_targets(layout: gl.constexpr, block_rows: gl.constexpr, m0, m_size, row_start, gather_indices_ptr,
+                PERMUTE_Y: gl.constexpr):
+    """(mask of the rows m0 … m0+block_rows that belong to the expert, their rows of Y), in `layout`'s rows:
+    the expert's sorted rows, or under permute_y their token·topk rows from gather_indices."""
+    offs_m = m0 + gl.arange(0, block_rows, layout=gl.SliceLayout(1, layout))
     row_mask = offs_m < m_size
     rows = row_start + gl.where(row_mask, offs_m, 0)
     if PERMUTE_Y:
-        dst = gl.load(gather_indices_ptr + rows)
-    else:
-        dst = rows
+        return row_mask, gl.load(gather_indices_ptr + rows)
+    return row_mask, rows
+
+
+@gluon.jit
+def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr,
+               PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr, COALESCE: gl.constexpr):
+    """Store acc (rows m0 … of the expert, columns n0 …; fp32 in any layout) from registers: rows past the
+    expert's end and columns past N dropped, scattered through gather_indices under permute_y, scaled by
+    topk_weights with fuse_mul_post. COALESCE (acc in a wgmma accumulator layout): converted to
+    row_store_layout after the cast, so each thread stores 16 bytes at a time."""
+    acc_layout: gl.constexpr = acc.type.layout
     if FUSE_MUL_POST:
+        _, dst = row_targets(acc_layout, acc.shape[0], m0, m_size, row_start, gather_indices_ptr, PERMUTE_Y)
         acc = acc * gl.expand_dims(gl.load(topk_weights_ptr + dst).to(gl.float32), 1)
+    y = acc.to(y_ptr.dtype.element_ty)
+    if COALESCE:
+        y = gl.convert_layout(y, row_store_layout(acc_layout))
+    layout: gl.constexpr = y.type.layout
+    row_mask, dst = row_targets(layout, y.shape[0], m0, m_size, row_start, gather_indices_ptr, PERMUTE_Y)
+    offs_n = n0 + gl.arange(0, y.shape[1], layout=gl.SliceLayout(0, layout))
     ptrs = y_ptr + gl.expand_dims(dst.to(gl.int64) * N, 1) + gl.expand_dims(offs_n, 0)
     mask = gl.expand_dims(row_mask, 1) & gl.expand_dims(offs_n < N, 0)
-    gl.store(ptrs, acc.to(y_ptr.dtype.element_ty), mask=mask)
+    gl.store(ptrs, y, mask=mask)
 
 
 @gluon.jit
@@ -188,7 +216,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
                                              k_steps, NUM_STAGES, True)
                 # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
                 store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
-                           gather_indices_ptr, topk_weights_ptr, PERMUTE_Y, FUSE_MUL_POST)
+                           gather_indices_ptr, topk_weights_ptr, PERMUTE_Y, FUSE_MUL_POST, False)
             else:
                 acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
                                              k_steps, NUM_STAGES, False)
@@ -202,7 +230,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
             tma_store_async(y_desc, row_start + m0, n0, y_slot, acc.to(y_ptr.dtype.element_ty))
         else:
             store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, PERMUTE_Y,
-                       FUSE_MUL_POST)
+                       FUSE_MUL_POST, True)
     if USE_TMA_STORE:
         tma.store_wait(0)
 
