@@ -33,9 +33,9 @@ from gemmtune.problem import Problem
 MAX_REGISTERS_PER_THREAD = 255
 MBARRIER_BYTES = 8
 WARP_SPECIALIZE_SCRATCH_BYTES = 160
-# The Gluon forward kernel turns a tile it stores from registers into 16-byte rows through this much scratch
-# per warp, where each warp keeps its rows (gemmtune.kernels.fwd_ws.row_store_layout; sass_report, sm_90:
-# 2,052 B with 4 warps, 4,100 B with 8, in place of the 116-156 B of scratch without it).
+# The Gluon kernels turn a tile they store from registers into 16-byte rows through this much scratch per
+# warp, where each warp keeps its rows (gemmtune.kernels.hopper_ws.row_store_layout; sass_report, sm_90,
+# fwd: 2,052 B with 4 warps, 4,100 B with 8, in place of the 116-156 B of scratch without it).
 ROW_STORE_SCRATCH_BYTES_PER_WARP = 512
 # The Gluon forward kernel's tile and tail accumulators spill above this many fp32 registers per thread
 # (sass_report, sm_90: 128×256 tiles, 8 warps, TAIL_ROWS 64 = 192 registers: LDL/STL; TAIL_ROWS 32 = 160: none).
@@ -75,8 +75,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
-    (two, and 160 B of scratch, with warp specialization; the Gluon forward kernel's 512 B per warp for
-    its register stores where each warp holds whole rows), num_stages blocks of TAIL_ROWS X rows with
+    (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
+    register stores where each warp holds whole rows), num_stages blocks of TAIL_ROWS X rows with
     TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for
     every config of the default space on the H200 (results/h200/smem-calibration.csv): exact for fwd; an
     upper bound for dX and dW, whose pipeliner keeps fewer buffers for some operands, and for the
@@ -96,7 +96,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
     barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
-    if config.mode == "fwd" and config.warp_specialize and config.BLOCK_SIZE_M >= 16 * config.num_warps:
+    accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])  # 16 per warp: each warp holds whole rows
+    if config.warp_specialize and accumulator_rows >= 16 * config.num_warps:
         barriers += ROW_STORE_SCRATCH_BYTES_PER_WARP * config.num_warps
     # dW carries each M block's int32 gather indices across iterations through shared memory.
     indices = 4 * config.BLOCK_SIZE_M if config.mode == "dw" else 0

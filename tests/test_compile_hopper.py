@@ -55,6 +55,7 @@ def test_warp_specialized_dw_kernel_builds_for_hopper(store):
     assert report["HGMMA"] > 0 and report["UTMALDG"] > 0 and report.get("LDGSTS", 0) == 0, report
     assert report.get("UTMASTG", 0) == (1 if store else 0), report
     assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
+    assert report["STG"] <= 16, report  # a 128×256 tile from registers in 16-byte pieces, as in the forward
     predicted = shared_memory_bytes(KernelConfigBackward_dW(permute_x=True, **config), 2)
     assert report["smem"] <= predicted, (report["smem"], predicted)
 

@@ -50,6 +50,7 @@ from gemmtune.kernels.hopper_ws import (
     release_previous_slot,
     ring_barriers,
     ring_slots,
+    row_store_layout,
     tma_descriptor,
     tma_store_async,
     wgmma_columns,
@@ -137,20 +138,6 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
     acc, acc_tail = warpgroup_mma_wait(0, deps=[acc, acc_tail])
     release_previous_slot(empty, step, NUM_STAGES, True)
     return acc, acc_tail, step
-
-
-@gluon.constexpr_function
-def row_store_layout(acc_layout):
-    """The layout store_rows converts a tile to before storing it: each thread holds 8 consecutive columns of one
-    row (16 bytes in bf16), two neighbouring lanes a whole 32-byte sector, and each warp the rows of
-    `acc_layout`'s warp. In the wgmma accumulator's own layout a thread holds 2 consecutive columns, so the
-    stores are 4-byte pieces and the L2 sees partial sectors. Where the accumulator's warps sit side by side
-    along the columns (64-row tiles over 8 warps) no blocked layout keeps each warp's columns, and the tile
-    is stored as it is rather than exchanged through shared memory between warps."""
-    if acc_layout.warps_per_cta[1] != 1:
-        return acc_layout
-    return gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[16, 2],
-                            warps_per_cta=acc_layout.warps_per_cta, order=[1, 0])
 
 
 @gluon.jit

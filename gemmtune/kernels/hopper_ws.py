@@ -122,6 +122,21 @@ def accumulator_layout(tile_rows, tile_cols, num_warps):
                                      instr_shape=[16, wgmma_columns(tile_rows, tile_cols, num_warps), 16])
 
 
+@gluon.constexpr_function
+def row_store_layout(acc_layout):
+    """The layout a wgmma accumulator tile is converted to before it is stored from registers: each thread holds
+    8 consecutive columns of one row (16 bytes in bf16), two neighbouring lanes a whole 32-byte sector, and
+    each warp the rows of `acc_layout`'s warp, so Triton converts through 512 B of shared memory per warp
+    with no barrier across warps. In the accumulator's own layout a thread holds 2 consecutive columns: the
+    stores are 4-byte pieces and the L2 sees partial sectors (docs/perf-notes.md, entry 33). Where the
+    warpgroups sit side by side along the columns (64-row tiles over 8 warps) no blocked layout keeps each
+    warp's columns, and the tile is stored as it is rather than exchanged between warps."""
+    if acc_layout.warps_per_cta[1] != 1:
+        return acc_layout
+    return gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[16, 2],
+                            warps_per_cta=acc_layout.warps_per_cta, order=[1, 0])
+
+
 def hopper_target() -> bool:
     """True when Triton compiles for compute capability 9.x (the GPU's, or a compile worker's target)."""
     from triton.runtime import driver
