@@ -14,7 +14,8 @@ each round (gemmtune.engine.retime, as the sweep's re-time), so a clock that dri
 them all alike; each line gives the median and p20-p80 of all of a config's samples, and a config given twice
 is timed once. --check first runs each config once into a NaN-poisoned output and compares it with the torch
 reference (gemmtune.runner.check_output), one line per config. With --launches N, each config is only launched
-N times (the first compiles), for a profiler to pick one launch. --config takes the same 'field=value,...' form as benchmarks/sass_report.py.
+N times (the first compiles), for a profiler to pick one launch. --config takes the same 'field=value,...'
+form as benchmarks/sass_report.py.
 """
 
 from __future__ import annotations

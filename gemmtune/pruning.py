@@ -96,7 +96,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
     barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
-    accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])  # 16 per warp: each warp holds whole rows
+    # Only where the accumulator has 16 rows per warp does each warp hold whole rows (row_store_layout).
+    accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])
     if config.warp_specialize and accumulator_rows >= 16 * config.num_warps:
         barriers += ROW_STORE_SCRATCH_BYTES_PER_WARP * config.num_warps
     # dW carries each M block's int32 gather indices across iterations through shared memory.

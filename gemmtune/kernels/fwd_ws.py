@@ -13,9 +13,10 @@ for them except on a full ring.
 
 Operands: X (rows, K) in expert order (pregathered under permute_x), W (E, N, K), both read by TMA. Y is
 stored from registers in 16-byte rows (row_store_layout), scattered through gather_indices under permute_y
-and scaled by topk_weights with fuse_mul_post; with use_tma_store a tile whose rows all belong to the expert goes out by an asynchronous
-TMA store instead (awaited only before the next one reuses its buffer). Rows past an expert's end are
-loaded (they belong to the next expert or are TMA's zero fill) and never stored; columns past N likewise.
+and scaled by topk_weights with fuse_mul_post; with use_tma_store a tile whose rows all belong to the
+expert goes out by an asynchronous TMA store instead (awaited only before the next one reuses its buffer).
+Rows past an expert's end are loaded (they belong to the next expert or are TMA's zero fill) and never
+stored; columns past N likewise.
 With TAIL_ROWS, an expert's last few rows (at most TAIL_ROWS past a full block) are computed by that block's
 tile: a second wgmma per K step multiplies the W tile already in shared memory by the tail's X rows, with
 the rows on the wgmma's N side, and the tail is stored transposed from registers.
