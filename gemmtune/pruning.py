@@ -96,9 +96,9 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
     barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
-    # Only where the accumulator has 16 rows per warp does each warp hold whole rows (row_store_layout).
+    # Only where every warp stacks along the accumulator's rows does each hold whole rows (row_store_layout).
     accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])
-    if config.warp_specialize and accumulator_rows >= 16 * config.num_warps:
+    if config.warp_specialize and accumulator_warp_rows(accumulator_rows, config.num_warps) == config.num_warps:
         barriers += ROW_STORE_SCRATCH_BYTES_PER_WARP * config.num_warps
     # dW carries each M block's int32 gather indices across iterations through shared memory.
     indices = 4 * config.BLOCK_SIZE_M if config.mode == "dw" else 0
@@ -178,10 +178,19 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
     return None
 
 
+def accumulator_warp_rows(tile_rows: int, num_warps: int) -> int:
+    """How many of num_warps warps the Gluon kernels stack along the rows of a tile_rows-row accumulator
+    (gemmtune.kernels.hopper_ws.accumulator_layout), 16 rows each: all of them while 16 rows per warp remain,
+    else the rest sit side by side along the columns (64 rows over 8 warps: two warpgroups)."""
+    return min(num_warps, tile_rows // 16)
+
+
 def wgmma_columns(tile_rows: int, tile_cols: int, num_warps: int) -> int:
     """The N of each wgmma over a (tile_rows, tile_cols) accumulator of the Gluon kernels
     (gemmtune.kernels.hopper_ws.accumulator_layout): all tile_cols while the warpgroups stack along the rows,
     half of them for 64 rows over 8 warps (two warpgroups side by side)."""
+    # accumulator_warp_rows written out: Triton refuses a plain Python function called from a Gluon
+    # constexpr function, which this one is in hopper_ws.
     return tile_cols * min(num_warps, tile_rows // 16) // num_warps
 
 

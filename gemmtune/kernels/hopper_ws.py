@@ -109,7 +109,9 @@ def invalidate_ring(ready, empty, NUM_STAGES: gl.constexpr):
         mbarrier.invalidate(empty.index(slot))
 
 
-# The N of each wgmma over an accumulator_layout tile: pruning's formula, callable from Gluon code.
+# Pruning's formulas for an accumulator_layout tile, callable from Gluon code: the warps along its rows and
+# the N of each wgmma.
+accumulator_warp_rows = gluon.constexpr_function(pruning.accumulator_warp_rows)
 wgmma_columns = gluon.constexpr_function(pruning.wgmma_columns)
 
 
@@ -117,7 +119,7 @@ wgmma_columns = gluon.constexpr_function(pruning.wgmma_columns)
 def accumulator_layout(tile_rows, tile_cols, num_warps):
     """The wgmma accumulator layout of a (tile_rows, tile_cols) tile over num_warps MMA warps. Warpgroups
     stack along the rows while 64-row slabs remain (64 rows with 8 warps: side by side along the columns)."""
-    warps_rows = min(num_warps, tile_rows // 16)
+    warps_rows = accumulator_warp_rows(tile_rows, num_warps)
     return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[warps_rows, num_warps // warps_rows],
                                      instr_shape=[16, wgmma_columns(tile_rows, tile_cols, num_warps), 16])
 
