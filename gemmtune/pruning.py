@@ -37,6 +37,10 @@ WARP_SPECIALIZE_SCRATCH_BYTES = 160
 # warp, where each warp keeps its rows (gemmtune.kernels.hopper_ws.row_store_layout; sass_report, sm_90,
 # fwd: 2,052 B with 4 warps, 4,100 B with 8, in place of the 116-156 B of scratch without it).
 ROW_STORE_SCRATCH_BYTES_PER_WARP = 512
+# A forward loader that gathers X's rows itself is a warpgroup, whose reductions over the experts need
+# scratch across its warps (sass_report, sm_90, the default space's 94 such configs of qwen3's gate_up:
+# 32-64 B beyond the estimate without it, where the tile has no row-store scratch to absorb it).
+GATHER_LOADER_SCRATCH_BYTES = 128
 # The Gluon forward kernel's tile and tail accumulators spill above this many fp32 registers per thread
 # (sass_report, sm_90: 128×256 tiles, 8 warps, TAIL_ROWS 64 = 192 registers: LDL/STL; TAIL_ROWS 32 = 160: none).
 WS_TAIL_ACCUMULATOR_REGISTERS = 160
@@ -76,7 +80,7 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
     (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
-    register stores where each warp holds whole rows), num_stages blocks of TAIL_ROWS X rows with
+    register stores where each warp holds whole rows, and 128 B for a loader warpgroup), num_stages blocks of TAIL_ROWS X rows with
     TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for
     every config of the default space on the H200 (results/h200/smem-calibration.csv): exact for fwd; an
     upper bound for dX and dW, whose pipeliner keeps fewer buffers for some operands, and for the
@@ -96,6 +100,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
     barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
+    if loader_gathers_x(config):
+        barriers += GATHER_LOADER_SCRATCH_BYTES
     # Only where every warp stacks along the accumulator's rows does each hold whole rows (row_store_layout).
     accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])
     if config.warp_specialize and accumulator_warp_rows(accumulator_rows, config.num_warps) == config.num_warps:
@@ -103,6 +109,12 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # dW carries each M block's int32 gather indices across iterations through shared memory.
     indices = 4 * config.BLOCK_SIZE_M if config.mode == "dw" else 0
     return config.num_stages * per_stage + staged_output + barriers + indices
+
+
+def loader_gathers_x(config: KernelConfig) -> bool:
+    """True when the Gluon forward kernel's loader gathers X's rows itself by cp.async (Hopper, forward,
+    warp_specialize, permute_x without pregather: gemmtune.kernels.fwd_ws)."""
+    return config.mode == "fwd" and config.warp_specialize and config.permute_x and not config.pregather
 
 
 def accumulator_registers(config: KernelConfig) -> int:
@@ -196,7 +208,8 @@ def wgmma_columns(tile_rows: int, tile_cols: int, num_warps: int) -> int:
 
 def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str | None:
     """What the Gluon warp-specialized Hopper kernels (gemmtune.kernels.fwd_ws, dw_ws) support: fwd and dW,
-    16-bit inputs, both operands by TMA (the routed one pregathered), whole wgmma warpgroups of 64
+    16-bit inputs, both operands by TMA (the routed one pregathered; in the forward, X may instead be
+    gathered by the loader in 16-byte copies, which needs rows of K a multiple of 16 bytes), whole wgmma warpgroups of 64
     accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256), and for dW
     no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX ISA, wgmma
     matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, a tail wgmma
@@ -207,6 +220,10 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     if problem.element_size != 2:
         return f"warp specialization on Hopper needs bf16 or fp16 inputs, got {problem.dtype}"
     loads = config.tma_load_fields()
+    if loader_gathers_x(config):  # by 16-byte cp.async, so only W needs TMA
+        loads = ["use_tma_load_w"]
+        if problem.K * problem.element_size % 16:
+            return f"warp specialization gathers X's rows in 16-byte copies: rows of K = {problem.K} are not"
     if not all(getattr(config, name) for name in loads):
         operands = " and ".join(name.removeprefix("use_tma_load_") for name in loads)
         return f"warp specialization on Hopper needs TMA loads of {operands} (the routed one pregathered)"

@@ -69,6 +69,18 @@ def test_scaled_register_store_builds_for_hopper():
     assert report["smem"] <= shared_memory_bytes(KernelConfigForward(permute_y=True, **config), 2), report
 
 
+@pytest.mark.parametrize("block_m, tail_rows", [(128, 0), (128, 32), (256, 32)])
+def test_loader_gather_builds_for_hopper(block_m, tail_rows):
+    # permute_x without pregather: the loader warpgroup gathers X's rows (and the merged tail's) with 16-byte
+    # cp.async (LDGSTS), W alone comes by TMA, and neither partition spills.
+    config = dict(WS, BLOCK_SIZE_M=block_m, BLOCK_SIZE_N=32768 // block_m, num_stages=4, use_tma_load_x=False,
+                  pregather=False, TAIL_ROWS=tail_rows)
+    report = sass_report(config)
+    assert report["HGMMA"] > 0 and report.get("LDGSTS", 0) > 0 and report["UTMALDG"] == 1, report
+    assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
+    assert report["smem"] <= shared_memory_bytes(KernelConfigForward(permute_x=True, **config), 2), report
+
+
 def test_merged_tail_builds_for_hopper():
     # The tail's wgmma has the tail's rows as N: 64x32x16 beside the tile's 64x256x16, no spills.
     plain, merged = sass_report(WS), sass_report(dict(WS, TAIL_ROWS=32))

@@ -6,8 +6,8 @@
 - Correctness at real sizes: DeepSeek-V3's gate_up weight has 256·4096·7168 = 7.5e9 elements (64-bit
   offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
 - The Gluon warp-specialized forward and dW kernels (Hopper): the same real sizes plus empty experts, N
-  and K tails, one and two warpgroups, each epilogue, the forward's merged tails (TAIL_ROWS); Triton's
-  reported shared memory within the prediction.
+  and K tails, one and two warpgroups, each epilogue, the forward's merged tails (TAIL_ROWS), X pregathered
+  or gathered by the forward's loader; Triton's reported shared memory within the prediction.
 """
 
 import concurrent.futures as cf
@@ -90,6 +90,17 @@ WARP_SPECIALIZED = [
 
 
 EPILOGUES = {"registers": {}, "tma_store": dict(use_tma_store=True), "fuse_mul_post": dict(fuse_mul_post=True)}
+# Under permute_x, X comes into expert order by a copy ahead of the kernel (pregather, then TMA), or is
+# gathered row by row by the loader's cp.async (no pregather, no TMA on X).
+X_ROUTES = ["pregather", "loader_gather"]
+
+
+def x_route(problem, route: str) -> dict:
+    """The forward config fields that route X as `route` says; skips the test where there is no routed X."""
+    if route == "loader_gather" and not problem.permute_x:
+        pytest.skip("X is not gathered: nothing for the loader to gather")
+    pregather = problem.permute_x and route == "pregather"
+    return dict(use_tma_load_x=pregather or not problem.permute_x, pregather=pregather)
 
 
 def assert_correct_within_predicted_smem(problem, inputs, config) -> Launcher:
@@ -106,11 +117,11 @@ def assert_correct_within_predicted_smem(problem, inputs, config) -> Launcher:
 @pytest.mark.parametrize("problem, bm, bn, warps, stages", WARP_SPECIALIZED,
                          ids=[p.describe() for p, *_ in WARP_SPECIALIZED])
 @pytest.mark.parametrize("epilogue", EPILOGUES)
-def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epilogue):
+@pytest.mark.parametrize("route", X_ROUTES)
+def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epilogue, route):
     config = config_class("fwd")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=64, num_warps=warps, num_stages=stages,
-                                 permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_x=True,
-                                 use_tma_load_w=True, pregather=problem.permute_x, warp_specialize=True,
-                                 **EPILOGUES[epilogue])
+                                 permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_w=True,
+                                 warp_specialize=True, **x_route(problem, route), **EPILOGUES[epilogue])
     kept, pruned = prune([config], problem, active_device())
     if pruned:
         pytest.skip(pruned[0].reason)  # a TMA store under permute_y, or fuse_mul_post without it
@@ -132,11 +143,12 @@ MERGED_TAIL = [
 
 @pytest.mark.parametrize("problem, bm, bn, warps, tail_rows", MERGED_TAIL, ids=[p.describe() for p, *_ in MERGED_TAIL])
 @pytest.mark.parametrize("epilogue", EPILOGUES)
-def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilogue):
+@pytest.mark.parametrize("route", X_ROUTES)
+def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilogue, route):
     config = config_class("fwd")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=64, num_warps=warps, num_stages=3,
-                                 permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_x=True,
-                                 use_tma_load_w=True, pregather=problem.permute_x, warp_specialize=True,
-                                 TAIL_ROWS=tail_rows, **EPILOGUES[epilogue])
+                                 permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_w=True,
+                                 warp_specialize=True, TAIL_ROWS=tail_rows, **x_route(problem, route),
+                                 **EPILOGUES[epilogue])
     kept, pruned = prune([config], problem, active_device())
     if pruned:
         pytest.skip(pruned[0].reason)

@@ -201,6 +201,15 @@ def test_warp_specialization_rules_per_architecture():
         limited = dataclasses.replace(config, **other)
         assert _first_rule(limited, device=preset("h100")) == "device", other
         assert _first_rule(limited, device=preset("b200")) != "device", other
+    # Under permute_x, X is pregathered for TMA or, without pregather, gathered by the loader's 16-byte cp.async.
+    routed = Problem("fwd", 8, 1024, 1024, 256, 2, permute="x")
+    loader_gather = dataclasses.replace(config, permute_x=True, use_tma_load_x=False)
+    assert _first_rule(loader_gather, routed, device=preset("h100")) is None
+    assert _first_rule(dataclasses.replace(loader_gather, use_tma_load_w=False), routed, device=preset("h100")) == "device"
+    assert _first_rule(loader_gather, dataclasses.replace(routed, K=260), device=preset("h100")) == "device"  # 520 B rows
+    # The loader warpgroup's scratch beside the ring that pregather would fill by TMA instead.
+    pregathered = dataclasses.replace(loader_gather, pregather=True, use_tma_load_x=True)
+    assert shared_memory_bytes(loader_gather, 2) == shared_memory_bytes(pregathered, 2) + 128
     dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, num_warps=8, warp_specialize=True, use_tma_load_dy=True,
                                  use_tma_load_w=True)
     assert _first_rule(dx, device=preset("h100")) == "device"

@@ -4,6 +4,7 @@ Same problem and schedule as gemmtune.kernels.fwd (persistent grid, flat tile li
 N block), GROUP_SIZE_M swizzle), with the loads and the MMAs in separate warps:
 - a loader partition of one warp issues the TMA loads of X and W tiles into a ring of num_stages shared
   memory slots, each slot with a `ready` mbarrier (TMA bytes landed) and an `empty` one (MMAs done with it);
+  under permute_x without pregather it is a warpgroup that gathers X's rows by 16-byte cp.async instead;
 - the default partition (num_warps warps, one or two warpgroups) waits on `ready`, issues async wgmma,
   releases each slot once the wgmma that read it has retired, and runs the epilogue.
 The loader runs ahead across tile boundaries, so the next tile's first loads overlap this tile's epilogue.
@@ -11,7 +12,8 @@ In the K loop only the MMA warps synchronize, among themselves (the PTX has two 
 with 8 warps: before the mbarrier wait and before the one-thread release); the loader warp never waits
 for them except on a full ring.
 
-Operands: X (rows, K) in expert order (pregathered under permute_x), W (E, N, K), both read by TMA. Y is
+Operands: X (rows, K) in expert order (pregathered under permute_x) read by TMA, or under permute_x without
+pregather X in token order, its rows gathered by the loader; W (E, N, K) read by TMA. Y is
 stored from registers in 16-byte rows (row_store_layout), scattered through gather_indices under permute_y
 and scaled by topk_weights with fuse_mul_post; with use_tma_store a tile whose rows all belong to the
 expert goes out by an asynchronous TMA store instead (awaited only before the next one reuses its buffer).
@@ -22,7 +24,8 @@ tile: a second wgmma per K step multiplies the W tile already in shared memory b
 the rows on the wgmma's N side, and the tail is stored transposed from registers.
 Gluon kernels do not run on Triton's interpreter. Measured on the H200 with 128×256 tiles it runs 0.96-0.98x
 the plain kernel (docs/perf-notes.md, entry 33); it wins with merged tails where one tile holds an expert's
-rows (entries 15 and 31) and on some down GEMMs.
+rows (entries 15 and 31), on some down GEMMs, and with the loader's gather on gate_up GEMMs whose N is
+small enough that pregather's copy costs more than the gather's slower loads (entry 34).
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ from __future__ import annotations
 import triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.ampere import async_copy
 from triton.experimental.gluon.language.nvidia.hopper import (
+    fence_async_shared,
     mbarrier,
     tma,
     warpgroup_mma,
@@ -40,12 +45,16 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 from gemmtune.config import KernelConfigForward
 from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile
 from gemmtune.kernels.hopper_ws import (
+    GATHER_LOADER_REGISTERS,
+    GATHER_LOADER_WARPS,
     LOADER_REGISTERS,
     LOADER_WARPS,
     accumulator_layout,
     expert_vectors,
     filled_slot,
     free_slot,
+    gather_async,
+    gathered_rows,
     invalidate_ring,
     m_blocks,
     release_previous_slot,
@@ -56,6 +65,7 @@ from gemmtune.kernels.hopper_ws import (
     tma_store_async,
     wgmma_columns,
 )
+from gemmtune.pruning import loader_gathers_x
 
 
 @gluon.constexpr_function
@@ -84,12 +94,18 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
 
 
 @gluon.jit
-def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, ready, empty, m_sizes_ptr, N, K,
-                   NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
+def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, ready, empty, m_sizes_ptr, x_ptr,
+                   gather_indices_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                    BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
-                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr):
+                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
+                   GATHER_X: gl.constexpr, TOPK: gl.constexpr):
     """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
-    (and the tail's X rows on a tile that computes a tail)."""
+    (and the tail's X rows on a tile that computes a tail).
+
+    GATHER_X (permute_x without pregather): X stays in token order and every loader thread gathers its share
+    of the tile's rows (gather_indices // TOPK, looked up once per tile) by 16-byte cp.async, then arrives on
+    the slot's `ready` barrier once its copies have landed; W still comes by TMA. Hopper's TMA has no row
+    gather, and the copy into expert order that pregather makes first reads and writes X once more."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
@@ -101,30 +117,47 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
         e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
                                                          num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                          TAIL_ROWS)
+        if GATHER_X:  # the tile's rows of X, looked up once for all its K steps
+            x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
+                                              TOPK)
+            if TAIL_ROWS > 0:
+                tail_rows, tail_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0 + BLOCK_SIZE_M, m_size,
+                                                        TAIL_ROWS, BLOCK_SIZE_K, TOPK)
         for k_step in range(k_steps):
             slot = free_slot(empty, step, NUM_STAGES)
             k0 = k_step * BLOCK_SIZE_K
-            if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
-                mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
-                mbarrier.expect(ready.index(slot), step_bytes, pred=not tail)
-                tma.async_copy_global_to_shared(x_tail_desc, [row_start + m0 + BLOCK_SIZE_M, k0], ready.index(slot),
-                                                x_tail_slots.index(slot), pred=tail)
+            if GATHER_X:  # W's TMA after the rows: issued first, it costs the loader a spill at 256×128 with tails
+                mbarrier.expect(ready.index(slot), w_desc.block_type.nbytes)
+                gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
+                if TAIL_ROWS > 0:
+                    if tail:
+                        gather_async(x_tail_slots.index(slot), x_ptr, K, tail_rows, tail_rows_ok, k0)
+                async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
+                tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
             else:
-                mbarrier.expect(ready.index(slot), step_bytes)
-            tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
-            tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
+                if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
+                    mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
+                    mbarrier.expect(ready.index(slot), step_bytes, pred=not tail)
+                    tma.async_copy_global_to_shared(x_tail_desc, [row_start + m0 + BLOCK_SIZE_M, k0],
+                                                    ready.index(slot), x_tail_slots.index(slot), pred=tail)
+                else:
+                    mbarrier.expect(ready.index(slot), step_bytes)
+                tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
+                tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
             step += 1
 
 
 @gluon.jit
 def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps, NUM_STAGES: gl.constexpr,
-           WITH_TAIL: gl.constexpr):
+           WITH_TAIL: gl.constexpr, GATHER_X: gl.constexpr):
     """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
     tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
     once the wgmma that read it has retired. Returns (acc, acc_tail, step)."""
     for k_step in range(k_steps):
         slot = filled_slot(ready, step, NUM_STAGES)
+        if GATHER_X:
+            fence_async_shared()  # the loader's cp.async wrote X through the generic proxy; wgmma reads async
         x = x_slots.index(slot)
         w = w_slots.index(slot)
         acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
@@ -182,7 +215,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
                   NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
-                  TAIL_ROWS: gl.constexpr):
+                  TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr):
     """Consume the ring tile by tile (k_loop), then store each tile and its tail."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
     tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, BLOCK_SIZE_N, gl.num_warps())
@@ -201,16 +234,16 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
         if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
             if tail:
                 acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                             k_steps, NUM_STAGES, True)
+                                             k_steps, NUM_STAGES, True, GATHER_X)
                 # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
                 store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
                            gather_indices_ptr, topk_weights_ptr, PERMUTE_Y, FUSE_MUL_POST, False)
             else:
                 acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                             k_steps, NUM_STAGES, False)
+                                             k_steps, NUM_STAGES, False, GATHER_X)
         else:
             acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
-                                         NUM_STAGES, False)
+                                         NUM_STAGES, False, GATHER_X)
         if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
             # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
             # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
@@ -225,6 +258,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, 
 
 @gluon.jit
 def grouped_gemm_forward_ws_kernel(
+    x_ptr,
     x_desc,
     w_desc,
     x_tail_desc,
@@ -247,6 +281,8 @@ def grouped_gemm_forward_ws_kernel(
     FUSE_MUL_POST: gl.constexpr,
     USE_TMA_STORE: gl.constexpr,
     TAIL_ROWS: gl.constexpr,
+    GATHER_X: gl.constexpr,
+    TOPK: gl.constexpr,
 ):
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
@@ -261,34 +297,41 @@ def grouped_gemm_forward_ws_kernel(
     else:
         y_desc = x_desc
         y_slot = x_slots
-    ready, empty = ring_barriers(NUM_STAGES)
+    if GATHER_X:  # a slot is ready after the W bytes and one cp.async arrival per loader thread
+        ready, empty = ring_barriers(NUM_STAGES, 1 + 32 * GATHER_LOADER_WARPS)
+    else:
+        ready, empty = ring_barriers(NUM_STAGES)
 
     gl.warp_specialize(
         [
             (mma_partition, (x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
                              gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M,
                              BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y, FUSE_MUL_POST,
-                             USE_TMA_STORE, TAIL_ROWS)),
+                             USE_TMA_STORE, TAIL_ROWS, GATHER_X)),
             (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, ready, empty, m_sizes_ptr,
-                              N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K,
-                              GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS)),
+                              x_ptr, gather_indices_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M,
+                              BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS, GATHER_X, TOPK)),
         ],
-        [LOADER_WARPS],
-        [LOADER_REGISTERS],
+        [GATHER_LOADER_WARPS if GATHER_X else LOADER_WARPS],
+        [GATHER_LOADER_REGISTERS if GATHER_X else LOADER_REGISTERS],
     )
 
     invalidate_ring(ready, empty, NUM_STAGES)
 
 
-def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: KernelConfigForward, warmup: bool):
+def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: KernelConfigForward, topk: int,
+                      warmup: bool):
     """Launch the warp-specialized forward kernel (or only compile it with warmup=True).
 
-    x: (rows, K) in expert order (the caller pregathers it under permute_x); w: (E, N, K); y: (rows, N);
-    both operands 16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
+    x: (rows, K) in expert order (pregathered by the caller), or under permute_x without pregather (rows /
+    topk, K) in token order, its rows then gathered by the loader; w: (E, N, K); y: (rows, N); both
+    operands 16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
     """
     E, N, K = w.shape
     rows = y.shape[0]
     BM, BN, BK = config.BLOCK_SIZE_M, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
+    gather_x = loader_gathers_x(config)
+    # Under gather_x the X descriptors only give the ring slots their block shape and shared layout.
     x_desc = tma_descriptor(x, x.shape[0], K, [BM, BK])
     x_tail_desc = tma_descriptor(x, x.shape[0], K, [config.TAIL_ROWS, BK]) if config.TAIL_ROWS else None
     # W as (E·N, K): a tile past row N of expert e reads expert e+1 and lands only in columns the store drops.
@@ -299,6 +342,7 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
         grouped_gemm_forward_ws_kernel,
         tiles,
         warmup,
+        x,
         x_desc,
         w_desc,
         x_tail_desc,
@@ -321,5 +365,7 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
         FUSE_MUL_POST=config.fuse_mul_post,
         USE_TMA_STORE=config.use_tma_store,
         TAIL_ROWS=config.TAIL_ROWS,
+        GATHER_X=gather_x,
+        TOPK=topk,
         num_warps=config.num_warps,
     )

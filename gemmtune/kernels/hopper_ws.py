@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.ampere import async_copy
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, mbarrier, tma
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
@@ -17,6 +18,11 @@ from gemmtune import pruning
 
 LOADER_WARPS = gl.constexpr(1)
 LOADER_REGISTERS = gl.constexpr(64)  # setmaxnreg of the loader warp; the MMA warps keep the rest
+# A loader that gathers rows with cp.async: a warpgroup, so each thread keeps a few rows' addresses.
+GATHER_LOADER_WARPS = gl.constexpr(4)
+# 64 spill at 256-row tiles with merged tails; 72 still leaves the MMA warps the 216 registers per thread
+# (setmaxnreg in the PTX) that they get beside a one-warp loader.
+GATHER_LOADER_REGISTERS = gl.constexpr(72)
 
 
 @gluon.jit
@@ -57,13 +63,14 @@ def ring_slots(desc, NUM_STAGES: gl.constexpr):
 
 
 @gluon.jit
-def ring_barriers(NUM_STAGES: gl.constexpr):
-    """The ring's mbarriers, initialized, one of each per slot: `ready` (the slot's TMA bytes have landed)
-    and `empty` (the wgmma that read it has retired; the loader may refill it)."""
+def ring_barriers(NUM_STAGES: gl.constexpr, READY_ARRIVALS: gl.constexpr = 1):
+    """The ring's mbarriers, initialized, one of each per slot: `ready` (the slot's TMA bytes have landed,
+    after READY_ARRIVALS arrivals: the loader's expect, and one per thread of a loader that also copies by
+    cp.async) and `empty` (the wgmma that read it has retired; the loader may refill it)."""
     ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     for slot in gl.static_range(NUM_STAGES):
-        mbarrier.init(ready.index(slot), count=1)
+        mbarrier.init(ready.index(slot), count=READY_ARRIVALS)
         mbarrier.init(empty.index(slot), count=1)
     return ready, empty
 
@@ -137,6 +144,39 @@ def row_store_layout(acc_layout):
         return acc_layout
     return gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[16, 2],
                             warps_per_cta=acc_layout.warps_per_cta, order=[1, 0])
+
+
+@gluon.constexpr_function
+def gather_layout(rows, cols, num_warps):
+    """Register layout of a (rows, cols) block of 16-bit elements copied by cp.async: 8 elements (16 bytes) per
+    copy, a warp's lanes along a row first, the warps stacked along the rows."""
+    lanes_along_row = min(32, cols // 8)
+    return gl.BlockedLayout([1, 8], [32 // lanes_along_row, lanes_along_row], [num_warps, 1], [1, 0])
+
+
+@gluon.jit
+def gathered_rows(gather_indices_ptr, row_start, first, m_size, BLOCK_ROWS: gl.constexpr, BLOCK_COLS: gl.constexpr,
+                  TOPK: gl.constexpr):
+    """The token-order rows that rows first … first+BLOCK_ROWS of an expert (sorted rows from row_start) read:
+    gather_indices[row_start + i] // TOPK, with the mask of the rows below m_size, in gather_layout's rows.
+    Looked up once per tile and kept as int32 (fewer registers than pointers) for every K step's
+    gather_async."""
+    layout: gl.constexpr = gather_layout(BLOCK_ROWS, BLOCK_COLS, gl.num_warps())
+    offs_m = first + gl.arange(0, BLOCK_ROWS, layout=gl.SliceLayout(1, layout))
+    row_ok = offs_m < m_size
+    return gl.load(gather_indices_ptr + row_start + offs_m, mask=row_ok, other=0) // TOPK, row_ok
+
+
+@gluon.jit
+def gather_async(slot, src_ptr, row_length, src_rows, row_ok, col0):
+    """cp.async columns col0 … of rows src_rows (gathered_rows) of src, a row-major matrix with row_length
+    columns, into `slot`, whose shape is the block; rows not in row_ok and columns past row_length are
+    zero-filled. The caller arrives on a barrier for them (async_copy.mbarrier_arrive)."""
+    layout: gl.constexpr = gather_layout(slot.shape[0], slot.shape[1], gl.num_warps())
+    offs_c = col0 + gl.arange(0, slot.shape[1], layout=gl.SliceLayout(0, layout))
+    ptrs = src_ptr + gl.expand_dims(src_rows.to(gl.int64) * row_length, 1) + gl.expand_dims(offs_c, 0)
+    mask = gl.expand_dims(row_ok, 1) & gl.expand_dims(offs_c < row_length, 0)
+    async_copy.async_copy_global_to_shared(slot, ptrs, mask=mask)
 
 
 def hopper_target() -> bool:
