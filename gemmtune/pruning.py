@@ -80,8 +80,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
     (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
-    register stores where each warp holds whole rows, and 128 B for a loader warpgroup), num_stages blocks of TAIL_ROWS X rows with
-    TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for
+    register stores where each warp holds whole rows, and 128 B for a loader warpgroup), num_stages blocks
+    of TAIL_ROWS X rows with TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for
     every config of the default space on the H200 (results/h200/smem-calibration.csv): exact for fwd; an
     upper bound for dX and dW, whose pipeliner keeps fewer buffers for some operands, and for the
     warp-specialized kernel (tests/test_gpu.py).
@@ -112,8 +112,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
 
 
 def loader_gathers_x(config: KernelConfig) -> bool:
-    """True when the Gluon forward kernel's loader gathers X's rows itself by cp.async (Hopper, forward,
-    warp_specialize, permute_x without pregather: gemmtune.kernels.fwd_ws)."""
+    """True when a forward config has the Gluon kernel's loader gather X's rows itself by cp.async, on Hopper
+    (gemmtune.kernels.fwd_ws): warp_specialize, permute_x, no pregather."""
     return config.mode == "fwd" and config.warp_specialize and config.permute_x and not config.pregather
 
 
@@ -209,12 +209,12 @@ def wgmma_columns(tile_rows: int, tile_cols: int, num_warps: int) -> int:
 def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str | None:
     """What the Gluon warp-specialized Hopper kernels (gemmtune.kernels.fwd_ws, dw_ws) support: fwd and dW,
     16-bit inputs, both operands by TMA (the routed one pregathered; in the forward, X may instead be
-    gathered by the loader in 16-byte copies, which needs rows of K a multiple of 16 bytes), whole wgmma warpgroups of 64
-    accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to 256), and for dW
-    no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX ISA, wgmma
-    matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, a tail wgmma
-    at least 8 columns wide, and the tile's and the tail's accumulators within WS_TAIL_ACCUMULATOR_REGISTERS
-    per thread."""
+    gathered by the loader in 16-byte copies, which needs rows of K a multiple of 16 bytes), whole wgmma
+    warpgroups of 64 accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to
+    256), and for dW no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX
+    ISA, wgmma matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, a
+    tail wgmma at least 8 columns wide, and the tile's and the tail's accumulators within
+    WS_TAIL_ACCUMULATOR_REGISTERS per thread."""
     if config.mode not in ("fwd", "dw"):
         return "warp specialization on Hopper exists for fwd and dW only (the Gluon kernels)"
     if problem.element_size != 2:
