@@ -126,14 +126,13 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
         for k_step in range(k_steps):
             slot = free_slot(empty, step, NUM_STAGES)
             k0 = k_step * BLOCK_SIZE_K
-            if GATHER_X:  # W's TMA after the rows: issued first, it costs the loader a spill at 256×128 with tails
+            if GATHER_X:
                 mbarrier.expect(ready.index(slot), w_desc.block_type.nbytes)
                 gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
                 if TAIL_ROWS > 0:
                     if tail:
                         gather_async(x_tail_slots.index(slot), x_ptr, K, tail_rows, tail_rows_ok, k0)
                 async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
-                tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
             else:
                 if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
                     mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
@@ -143,7 +142,8 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
                 else:
                     mbarrier.expect(ready.index(slot), step_bytes)
                 tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
-                tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
+            # W last: issued before the gathered rows, it costs the loader a spill at 256×128 with tails.
+            tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
             step += 1
 
 
