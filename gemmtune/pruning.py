@@ -99,16 +99,16 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # and scratch for its partitions' reductions (116-156 B beyond the barriers: sass_report, 3-4 stages,
     # with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
-    barriers += WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
+    scratch = WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
     if loader_gathers_x(config):
-        barriers += GATHER_LOADER_SCRATCH_BYTES
+        scratch += GATHER_LOADER_SCRATCH_BYTES
     # Only where every warp stacks along the accumulator's rows does each hold whole rows (row_store_layout).
     accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])
     if config.warp_specialize and accumulator_warp_rows(accumulator_rows, config.num_warps) == config.num_warps:
-        barriers += ROW_STORE_SCRATCH_BYTES_PER_WARP * config.num_warps
+        scratch += ROW_STORE_SCRATCH_BYTES_PER_WARP * config.num_warps
     # dW carries each M block's int32 gather indices across iterations through shared memory.
     indices = 4 * config.BLOCK_SIZE_M if config.mode == "dw" else 0
-    return config.num_stages * per_stage + staged_output + barriers + indices
+    return config.num_stages * per_stage + staged_output + barriers + scratch + indices
 
 
 def loader_gathers_x(config: KernelConfig) -> bool:
