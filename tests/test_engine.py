@@ -24,7 +24,7 @@ from gemmtune.device import preset
 from gemmtune.engine import EngineOptions, JournalMismatchError, parse_gpus, run_engine
 from gemmtune.engine.compile import exceeds_device, meta_inputs
 from gemmtune.engine.journal import Journal, final_rows, read_journal, result_key
-from gemmtune.engine.retime import quantile, summarize, top_k
+from gemmtune.engine.retime import quantile, retime_interleaved, summarize, top_k
 from gemmtune.problem import Problem
 from gemmtune.results import KernelResult
 from gemmtune.space import load_space
@@ -299,6 +299,28 @@ def test_summary_statistics_and_top_k():
     rows.append({"status": "wrong", "triton_time_ms": 0.5, "config": "w"})
     assert [r["config"] for r in top_k(rows, 2)] == ["1.0", "2.0"]
     assert top_k(rows, 0) == []
+
+
+def test_retime_rounds_grow_rep_to_the_sample_floor_from_each_launchers_own_times(monkeypatch):
+    # A fake do_bench: one sample per call per 12 ms of rep for the slow launcher, rep // 1 for the fast one.
+    reps = {"slow": [], "fast": []}
+
+    def fake_time_samples(fn, method, warmup_ms, rep_ms):
+        name = fn()
+        reps[name].append(rep_ms)
+        per_sample = 12.0 if name == "slow" else 1.0
+        return [per_sample] * max(1, int(rep_ms // per_sample))
+
+    monkeypatch.setattr("gemmtune.runner.time_samples", fake_time_samples)
+    timings = retime_interleaved([lambda: "slow", lambda: "fast"], "do_bench", 3, 5, 20, min_samples=5)
+    # Round 1 at rep 20 ms: 1 sample for the slow one; rounds 2-3 at 1.1 * 5 * 12 = 66 ms: 5 each.
+    assert reps["slow"] == [20, 66, 66] and timings[0]["samples"] == 1 + 5 + 5
+    assert reps["fast"] == [20, 20, 20] and timings[1]["samples"] == 60
+    # Without a floor, and for timings whose sample count is not set by rep, every round keeps rep_ms.
+    reps = {"slow": [], "fast": []}
+    retime_interleaved([lambda: "slow"], "do_bench", 3, 5, 20)
+    retime_interleaved([lambda: "fast"], "cudagraph", 3, 5, 20, min_samples=5)
+    assert reps == {"slow": [20, 20, 20], "fast": [20, 20, 20]}
 
 
 def test_compiled_resources_over_the_device_limit_are_refused():

@@ -4,7 +4,8 @@ Screen: each config once, by a short do_bench (or do_bench_cudagraph), in the GP
 correctness check, against the torch baselines timed when the worker set the problem up. Re-time: the k
 fastest `ok` configs of a problem and the torch baselines, on one GPU, in `rounds` rounds; each round times
 every one of them once (do_bench with the L2 cache flushed before every launch), in an order rotated by one
-per round, so that clock and thermal drift spread over all of them instead of favouring whichever ran first.
+per round, so that clock and thermal drift spread over all of them instead of favouring whichever ran first;
+after the first round each one's rep grows to about min_samples timed launches (a long GEMM would get one).
 A config's samples of all rounds give its median, p20/p80 and spread = IQR / median, and its speedup is
 against the baselines' medians of the same rounds. (On the H200 the SM clock under these GEMMs moved
 between about 1.4 and 1.5 GHz, and one config's time by 1-6 % between the start and the end of one process:
@@ -23,7 +24,11 @@ import numpy as np
 # chose the same best as one of 5 / 20 ms, with about half the GPU worker's screening time
 # (results/h200/engine_budgets.json).
 SCREEN = {"warmup_ms": 1, "rep_ms": 5}
-RETIME = {"rounds": 3, "warmup_ms": 5, "rep_ms": 20}
+# Re-time rounds grow rep to about 5 timed launches per round (round_rep_ms): under rep 20 ms alone a GEMM of
+# 12-14 ms got one sample per round, 3 in all, and 3 re-times of the same 8 configs picked 2 different
+# configs, 0.6 % slower on average than the pooled best; 5 rounds with the floor picked the pooled best every
+# time (mixtral-8x7b and deepseek-v3 gate_up at 16384 tokens, results/h200/retime-floor/).
+RETIME = {"rounds": 5, "warmup_ms": 5, "rep_ms": 20, "min_samples": 5}
 # do_bench_cudagraph replays a whole graph 10 times per call: smaller budgets buy the same sample count.
 SCREEN_CUDAGRAPH = {"warmup_ms": 0, "rep_ms": 5}
 RETIME_CUDAGRAPH = {"rounds": 5, "warmup_ms": 0, "rep_ms": 20}
@@ -55,7 +60,10 @@ def describe(timing: str, top: int, screen: dict, retime: dict) -> dict:
             return "Triton-interpreter wall clock of one call after a warm-up call"
         if timing == "cudagraph":
             return f"triton.testing.do_bench_cudagraph, rep {budget['rep_ms']} ms"
-        return f"triton.testing.do_bench (L2 flushed before each launch), warmup {budget['warmup_ms']} ms, rep {budget['rep_ms']} ms"
+        floor = budget.get("min_samples", 1)
+        grown = f" (after the first round, enough for about {floor} launches)" if floor > 1 else ""
+        return (f"triton.testing.do_bench (L2 flushed before each launch), warmup {budget['warmup_ms']} ms, "
+                f"rep {budget['rep_ms']} ms{grown}")
 
     return {
         "screen": f"every config: {bench(screen)}; median, p20, p80",
@@ -86,12 +94,25 @@ def summarize(samples: list[float]) -> dict:
     }
 
 
+def round_rep_ms(method: str, rep_ms: int, min_samples: int, samples: list[float]) -> int:
+    """do_bench's rep (ms) for a launcher's next round: rep_ms, or enough for about min_samples timed launches
+    where its median so far says rep_ms buys fewer. do_bench times int(rep / estimate) launches, its estimate
+    being the mean of 5 launches with the L2 flush before each; the 10 % margin covers that flush. Only
+    do_bench takes its sample count from rep; the other methods keep rep_ms."""
+    if method != "do_bench" or min_samples <= 1 or not samples:
+        return rep_ms
+    return max(rep_ms, math.ceil(1.1 * min_samples * quantile(samples, 0.5)))
+
+
 def retime_interleaved(
-    launchers: list[Callable[[], object]], method: str, rounds: int, warmup_ms: int, rep_ms: int
+    launchers: list[Callable[[], object]], method: str, rounds: int, warmup_ms: int, rep_ms: int,
+    min_samples: int = 1,
 ) -> list[dict]:
     """Time each launcher in `rounds` interleaved rounds; a summary dict per launcher, or {"error": ...}.
 
-    A launcher that raises keeps its error and is left out of later rounds; the others go on.
+    From the second round on, a launcher's rep grows to about min_samples timed launches per round
+    (round_rep_ms): at rep 20 ms a 12 ms GEMM gets one sample per round, its median then rests on `rounds`
+    samples. A launcher that raises keeps its error and is left out of later rounds; the others go on.
     """
     from gemmtune.runner import classify, time_samples
 
@@ -104,7 +125,8 @@ def retime_interleaved(
             if i in errors:
                 continue
             try:
-                samples[i].extend(time_samples(launchers[i], method, warmup_ms, rep_ms))
+                rep = round_rep_ms(method, rep_ms, min_samples, samples[i])
+                samples[i].extend(time_samples(launchers[i], method, warmup_ms, rep))
             except Exception as exc:  # noqa: BLE001  (the config's error, reported per config)
                 errors[i] = classify(exc)[1]
     return [{"error": errors[i]} if i in errors else summarize(samples[i]) for i in range(n)]

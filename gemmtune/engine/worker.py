@@ -9,7 +9,7 @@ class). Requests and replies are plain dicts:
         loads the config's kernel (a Triton cache hit after the compile stage; compiled_here counts Triton
         cache misses, i.e. kernels this worker had to compile itself), checks and screens it
         (gemmtune.runner.run_config).
-    retime(configs, rounds, warmup_ms, rep_ms) → {"timings": [{"median_ms", "p20_ms", "p80_ms", "spread",
+    retime(configs, rounds, warmup_ms, rep_ms, min_samples) → {"timings": [{"median_ms", "p20_ms", "p80_ms", "spread",
         "samples"} | {"error"}], "baseline_ms": [[fuse_mul_post, name, median_ms]], "exit"}: re-times the
         given configs and the problem's torch baselines in the same interleaved rounds (gemmtune.engine.retime).
 
@@ -144,7 +144,7 @@ class GpuWorker:
             return False
         return is_sticky(error) or (self.device == "cuda" and context_is_dead())
 
-    def retime(self, configs: list[dict], rounds: int, warmup_ms: int, rep_ms: int) -> dict:
+    def retime(self, configs: list[dict], rounds: int, warmup_ms: int, rep_ms: int, min_samples: int = 1) -> dict:
         from gemmtune.config import config_from_dict
         from gemmtune.engine.retime import retime_interleaved
         from gemmtune.kernels import Launcher
@@ -155,7 +155,7 @@ class GpuWorker:
         baselines = [(fuse, name, fn) for fuse in sorted({c.fuse_mul_post for c in cfgs})
                      for name, fn in ctx.baselines[fuse].items()]
         launchers = [Launcher(problem, ctx.inputs, c) for c in cfgs] + [fn for _, _, fn in baselines]
-        timings = retime_interleaved(launchers, self.timing, rounds, warmup_ms, rep_ms)
+        timings = retime_interleaved(launchers, self.timing, rounds, warmup_ms, rep_ms, min_samples)
         timings, baseline_timings = timings[: len(cfgs)], timings[len(cfgs):]
         baseline_ms = [[fuse, name, t["median_ms"]] for (fuse, name, _), t in zip(baselines, baseline_timings)
                        if "median_ms" in t]
