@@ -1,0 +1,27 @@
+#!/bin/bash
+# Device call 6 (paired half tiles): half_tail's last-block tiles two column tiles per step (working tree) against
+# one per step (ab_old/, the kernels at HEAD), each process timing the same configs with and without half_tail.
+set -u
+python3 -m pip install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1
+nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv > $OUT/device.txt
+timeout 240 python3 -m pytest -q tests/test_kernel_fwd.py tests/test_kernels_backward.py -k "half_tail or matches" 2>&1 | tail -3 | tee $OUT/pytest_half_tail.txt
+F="BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,GROUP_SIZE_M=8,num_warps=8,use_tma_load_w=1"
+D="BLOCK_SIZE_M=128,BLOCK_SIZE_N=64,BLOCK_SIZE_K=256,GROUP_SIZE_M=8,num_warps=8,use_tma_load_w=1,use_tma_load_dy=1"
+probe() {  # label, then ncu_probe arguments
+  label=$1; shift
+  for code in new old; do
+    extra=(); [ $code = old ] && extra=(env PYTHONPATH=$PWD/ab_old)
+    echo "## $label, $code code" | tee -a $OUT/probes.txt
+    (cd benchmarks && timeout 150 "${extra[@]}" python3 ncu_probe.py "$@" --check --rounds 4) 2>&1 | grep -v "^$" | tee -a $OUT/probes.txt
+  done
+}
+probe "deepseek-v3 gate_up 16384" --model deepseek-v3 --gemm gate_up --tokens 16384 \
+  --config "$F,num_stages=3,use_tma_load_x=1,pregather=1" --config "$F,num_stages=3,use_tma_load_x=1,pregather=1,half_tail=1"
+probe "deepseek-v3 down 16384" --model deepseek-v3 --gemm down --tokens 16384 \
+  --config "$F,num_stages=3,use_tma_load_x=1" --config "$F,num_stages=3,use_tma_load_x=1,half_tail=1"
+probe "mixtral-8x7b gate_up 4096" --model mixtral-8x7b --gemm gate_up --tokens 4096 \
+  --config "$F,num_stages=3,use_tma_load_x=1,pregather=1" --config "$F,num_stages=3,use_tma_load_x=1,pregather=1,half_tail=1"
+probe "dx mixtral-8x7b gate_up 4096" --model mixtral-8x7b --gemm gate_up --tokens 4096 --mode dx \
+  --config "$D,num_stages=4" --config "$D,num_stages=4,half_tail=1"
+probe "dx deepseek-v3 gate_up 16384" --model deepseek-v3 --gemm gate_up --tokens 16384 --mode dx \
+  --config "$D,num_stages=3" --config "$D,num_stages=3,half_tail=1"
