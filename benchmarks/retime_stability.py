@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--budget", action="append", required=True)
-    parser.add_argument("--json", help="write repeats, picks and samples here")
+    parser.add_argument("--json", help="write every repeat's picks, medians and sample counts here")
     args = parser.parse_args(argv)
     try:
         budgets = [parse_budget(text) for text in args.budget]
@@ -97,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
             seconds = time.perf_counter() - start
             medians = [t.get("median_ms") for t in timings]
             ok = [i for i in range(n_configs) if medians[i] is not None]
+            if not ok:
+                print(f"repeat {repeat} {name}: every config failed: {timings[0].get('error')}", flush=True)
+                continue
             pick = min(ok, key=lambda i: medians[i])
             torch_ms = min(m for m in medians[n_configs:] if m is not None)
             repeats.append({"repeat": repeat, "budget": name, "seconds": seconds, "pick": names[pick],
@@ -109,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # Pooled estimate: the median of each config's per-repeat medians over every budget and repeat.
     pooled = {n: statistics.median(r["medians"][n] for r in repeats if r["medians"][n] is not None)
-              for n in names[:n_configs]}
+              for n in names[:n_configs] if any(r["medians"][n] is not None for r in repeats)}
+    if not pooled:
+        return 1
     best = min(pooled, key=pooled.get)
     print(f"\npooled best {best} {pooled[best]:.4f} ms")
     for n in sorted(pooled, key=pooled.get):
@@ -117,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = {}
     for name, _ in budgets:
         picks = [r for r in repeats if r["budget"] == name]
+        if not picks:
+            continue
         regrets = [pooled[r["pick"]] / pooled[best] - 1 for r in picks]
         speedups = [r["speedup"] for r in picks]
         summary[name] = {"distinct_picks": len({r["pick"] for r in picks}), "max_regret": max(regrets),

@@ -350,7 +350,10 @@ class _Engine:
             configs = [KernelResult.from_dict(row).kernel_config.to_dict() for row in task[2]]
             message = {"op": "retime", "configs": configs, **budget}
             per_config = budget["rounds"] * (budget["warmup_ms"] + budget["rep_ms"]) / 1e3
-            timeout = len(task[2]) * (per_config + self.options.config_timeout_s)
+            # Past rep, a round times do_bench's first call, its 5-launch estimate and the sample floor.
+            launches = budget["rounds"] * (6 + budget.get("min_samples", 1))
+            timeout = sum(per_config + launches * (row.get("triton_time_ms") or 0.0) / 1e3
+                          + self.options.config_timeout_s for row in task[2])
         self._transmit(slot, message, timeout, task)
 
     def _transmit(self, slot: _Slot, message: dict, timeout: float, tag: tuple) -> None:
