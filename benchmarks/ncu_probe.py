@@ -28,15 +28,16 @@ import gemmtune  # noqa: F401  (first: settles the backend before the kernels lo
 from sass_report import parse_config
 
 
-def add_problem_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options that pick one model GEMM and its configs: --model, --gemm, --tokens, --mode, --routing and
-    --config (repeatable)."""
+def add_problem_arguments(parser: argparse.ArgumentParser, configs: bool = True) -> None:
+    """The options that pick one model GEMM and its configs: --model, --gemm, --tokens, --mode, --routing and,
+    with `configs`, --config (repeatable)."""
     parser.add_argument("--model", required=True)
     parser.add_argument("--gemm", required=True, choices=["gate_up", "down"])
     parser.add_argument("--tokens", type=int, default=4096)
     parser.add_argument("--mode", default="fwd", choices=["fwd", "dx", "dw"])
     parser.add_argument("--routing", default="uniform", help="uniform | balanced | zipf:S")
-    parser.add_argument("--config", action="append", required=True)
+    if configs:
+        parser.add_argument("--config", action="append", required=True)
 
 
 def problem_on_gpu(args):

@@ -23,7 +23,7 @@ import sys
 import time
 
 import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
-from ncu_probe import check_configs, problem_on_gpu
+from ncu_probe import add_problem_arguments, check_configs, problem_on_gpu
 
 
 def parse_budget(text: str) -> tuple[str, dict]:
@@ -43,25 +43,18 @@ def parse_budget(text: str) -> tuple[str, dict]:
 
 
 def candidates(path: str, problem, top: int) -> list:
-    """The `top` fastest ok configs of `problem` in a results file, re-timed rows first."""
+    """The `top` fastest ok configs of `problem` in a results file, re-timed rows first (results.ranked_ok)."""
     from gemmtune.config import config_from_dict
-    from gemmtune.results import read_results
+    from gemmtune.results import ranked_ok, read_results
 
     df, _ = read_results(path)
-    rows = df[(df["mode"] == problem.mode) & (df["gemm"] == problem.gemm) & (df["M"] == problem.M)
-              & (df["status"] == "ok")]
-    rows = rows.assign(stage_rank=(rows["timing_stage"] != "retime").astype(int))
-    rows = rows.sort_values(["stage_rank", "triton_time_ms"]).head(top)
-    return [config_from_dict(problem.mode, row) for row in rows.to_dict("records")]
+    rows = df[(df["mode"] == problem.mode) & (df["gemm"] == problem.gemm) & (df["M"] == problem.M)]
+    return [config_from_dict(problem.mode, row) for row in ranked_ok(rows).head(top).to_dict("records")]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", required=True)
-    parser.add_argument("--gemm", required=True, choices=["gate_up", "down"])
-    parser.add_argument("--tokens", type=int, default=4096)
-    parser.add_argument("--mode", default="fwd", choices=["fwd", "dx", "dw"])
-    parser.add_argument("--routing", default="uniform")
+    add_problem_arguments(parser, configs=False)
     parser.add_argument("--results", required=True, help="a results file holding this problem's sweep")
     parser.add_argument("--top", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=3)
