@@ -27,7 +27,7 @@ from pathlib import Path
 os.environ["TRITON_INTERPRET"] = "0"  # compile for the target even without a GPU (gemmtune.backend)
 os.environ.setdefault("TRITON_CACHE_DIR", str(Path.home() / ".cache" / "gemmtune-sass"))
 
-OPCODES = ("HGMMA", "HMMA", "UTMALDG", "UTMASTG", "LDG", "STG", "LDGSTS", "LDL", "STL", "BAR", "SYNCS")
+OPCODES = ("HGMMA", "HMMA", "UTMALDG", "UTMASTG", "LDG", "STG", "LDGSTS", "LDL", "STL", "BAR", "SYNCS", "ATOMG")
 
 
 def parse_config(problem, text: str):

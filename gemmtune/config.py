@@ -74,7 +74,7 @@ class KernelConfig:
             tma.append("store")
         if tma:
             parts.append(f"tma[{','.join(tma)}]")
-        flags = ("pregather", "half_tail", "flatten", "warp_specialize", "fuse_mul_post")
+        flags = ("pregather", "half_tail", "dynamic_schedule", "flatten", "warp_specialize", "fuse_mul_post")
         flags = [name for name in flags if getattr(self, name, False)]
         return " ".join(parts + flags)
 
@@ -112,12 +112,18 @@ class KernelConfigForward(KernelConfig):
     The W tiles that tile streams anyway feed both MMAs, so a 12-row tail costs a BLOCK_SIZE_N×TAIL_ROWS MMA
     per K step instead of a second pass over W[e] at full tile height. Measured on the H200: it pays with
     256-row tiles on experts of about 256 rows, and loses up to 17 % elsewhere (docs/perf-notes.md, entry 15).
+
+    dynamic_schedule (warp_specialize on Hopper only): program p computes tile p first and then whichever tile an
+    atomic counter hands it next, in tile order, instead of every NUM_SMS-th tile. Tiles of unequal cost
+    (merged tails) then cannot pull the programs apart, so the tiles that share a W tile still run together
+    and read it from L2 (docs/perf-notes.md, entry 37).
     """
 
     use_tma_load_w: bool = False
     use_tma_load_x: bool = False
     half_tail: bool = False
     TAIL_ROWS: int = 0
+    dynamic_schedule: bool = False
 
     mode: ClassVar[str] = "fwd"
 

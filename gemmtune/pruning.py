@@ -5,7 +5,7 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
 
 - mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one;
   half_tail needs 32-row blocks and does nothing with flatten; TAIL_ROWS needs warp_specialize and a power
-  of two from 8 below BLOCK_SIZE_M).
+  of two from 8 below BLOCK_SIZE_M; dynamic_schedule needs warp_specialize).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
   kernels of gemmtune.kernels.fwd_ws and dw_ws, with their own limits (hopper_warp_specialize_rule); from
   10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
@@ -44,6 +44,9 @@ GATHER_LOADER_SCRATCH_BYTES = 128
 # The Gluon forward kernel's tile and tail accumulators spill above this many fp32 registers per thread
 # (sass_report, sm_90: 128×256 tiles, 8 warps, TAIL_ROWS 64 = 192 registers: LDL/STL; TAIL_ROWS 32 = 160: none).
 WS_TAIL_ACCUMULATOR_REGISTERS = 160
+# A dynamic schedule's tile id per ring slot (int32) and the loader's claim, broadcast through scratch
+# (sass_report, sm_90, 48 Gluon forward configs: 0-72 B beyond the same config without it).
+DYNAMIC_SCHEDULE_BYTES = 128
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
     (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
-    register stores where each warp holds whole rows, and 128 B for a loader warpgroup), num_stages blocks
+    register stores where each warp holds whole rows, 128 B for a loader warpgroup, and 128 B for a dynamic
+    schedule's tile ids), num_stages blocks
     of TAIL_ROWS X rows with TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against
     Triton 3.6's report for every config of the default space on the H200 (results/h200/smem-calibration.csv):
     exact for fwd; an upper bound for dX and dW, whose pipeliner keeps fewer buffers for some operands, and
@@ -102,6 +106,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     scratch = WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
     if loader_gathers_x(config):
         scratch += GATHER_LOADER_SCRATCH_BYTES
+    if getattr(config, "dynamic_schedule", False):
+        scratch += DYNAMIC_SCHEDULE_BYTES
     # Only where every warp stacks along the accumulator's rows does each hold whole rows (row_store_layout).
     accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])
     if config.warp_specialize and accumulator_warp_rows(accumulator_rows, config.num_warps) == config.num_warps:
@@ -139,7 +145,7 @@ def mode_rule(config: KernelConfig) -> str | None:
     one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand,
     half_tail below 32-row blocks or with flatten, TAIL_ROWS without warp_specialize or other than a power of
     two from 8 (the tail's rows are the wgmma's N, PTX ISA m64nNk16, and a Gluon tensor dimension) below
-    BLOCK_SIZE_M."""
+    BLOCK_SIZE_M, dynamic_schedule without warp_specialize."""
     if config.permute_x and config.permute_y:
         return "permute_x and permute_y cannot both be set"
     if config.fuse_mul_post and config.mode != "fwd":
@@ -171,6 +177,8 @@ def mode_rule(config: KernelConfig) -> str | None:
     tail_rows = getattr(config, "TAIL_ROWS", 0)
     if tail_rows and not config.warp_specialize:
         return "TAIL_ROWS needs warp_specialize (only the Gluon forward kernel computes merged tails)"
+    if getattr(config, "dynamic_schedule", False) and not config.warp_specialize:
+        return "dynamic_schedule needs warp_specialize (only the Gluon forward kernel claims its tiles)"
     if tail_rows and (tail_rows < 8 or tail_rows & (tail_rows - 1) or tail_rows >= config.BLOCK_SIZE_M):
         return (f"TAIL_ROWS = {tail_rows}: the tail's rows are the wgmma's N (a multiple of 8) and a Gluon tensor "
                 f"dimension (a power of two), below BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
@@ -185,8 +193,9 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
         return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
     if config.warp_specialize and device.compute_capability[0] == 9:
         return hopper_warp_specialize_rule(config, problem)
-    if getattr(config, "TAIL_ROWS", 0):
-        return f"TAIL_ROWS exists in the Hopper (9.x) Gluon forward kernel only, {device.name} has {cc}"
+    for knob in ("TAIL_ROWS", "dynamic_schedule"):
+        if getattr(config, knob, False):
+            return f"{knob} exists in the Hopper (9.x) Gluon forward kernel only, {device.name} has {cc}"
     return None
 
 

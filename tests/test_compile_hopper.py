@@ -90,6 +90,20 @@ def test_merged_tail_builds_for_hopper():
     assert plain["smem"] < merged["smem"] <= predicted, (merged["smem"], predicted)
 
 
+@pytest.mark.parametrize("route", ["pregather", "loader_gather"])
+def test_dynamic_schedule_builds_for_hopper(route):
+    # The loader claims tiles with one atomic add (ATOMG) and hands each tile's id to the MMA warps through
+    # shared memory; the kernel without the knob has no atomic at all. With merged tails, no spills either.
+    config = dict(WS, TAIL_ROWS=32)
+    if route == "loader_gather":
+        config.update(use_tma_load_x=False, pregather=False)
+    static, dynamic = sass_report(config), sass_report(dict(config, dynamic_schedule=True))
+    assert static.get("ATOMG", 0) == 0 and dynamic["ATOMG"] == 1, (static, dynamic)
+    assert dynamic["HGMMA"] == static["HGMMA"] and dynamic["spills"] == 0 and dynamic.get("LDL", 0) == 0, dynamic
+    assert dynamic["smem"] <= shared_memory_bytes(KernelConfigForward(permute_x=True, dynamic_schedule=True, **config),
+                                                  2), dynamic
+
+
 @pytest.mark.parametrize("tail_rows", [0, 16])
 def test_narrow_warp_specialized_tiles_build_for_hopper(tail_rows):
     # BLOCK_SIZE_N 64 over 8 warps: the tail's accumulator (BLOCK_SIZE_N rows) puts two warpgroups side by

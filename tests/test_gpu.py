@@ -7,7 +7,8 @@
   offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
 - The Gluon warp-specialized forward and dW kernels (Hopper): the same real sizes plus empty experts, N
   and K tails, one and two warpgroups, each epilogue, the forward's merged tails (TAIL_ROWS), X pregathered
-  or gathered by the forward's loader; Triton's reported shared memory within the prediction.
+  or gathered by the forward's loader, the forward's static and dynamic tile schedules; Triton's reported
+  shared memory within the prediction.
 """
 
 import concurrent.futures as cf
@@ -93,6 +94,8 @@ EPILOGUES = {"registers": {}, "tma_store": dict(use_tma_store=True), "fuse_mul_p
 # Under permute_x, X comes into expert order by a copy ahead of the kernel (pregather, then TMA), or is
 # gathered row by row by the loader's cp.async (no pregather, no TMA on X).
 X_ROUTES = ["pregather", "loader_gather"]
+# The forward's tile order: every NUM_SMS-th tile per program, or claimed from an atomic counter.
+SCHEDULES = {"static": {}, "dynamic": dict(dynamic_schedule=True)}
 
 
 def x_route(problem, route: str) -> dict:
@@ -118,10 +121,12 @@ def assert_correct_within_predicted_smem(problem, inputs, config) -> Launcher:
                          ids=[p.describe() for p, *_ in WARP_SPECIALIZED])
 @pytest.mark.parametrize("epilogue", EPILOGUES)
 @pytest.mark.parametrize("route", X_ROUTES)
-def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epilogue, route):
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epilogue, route, schedule):
     config = config_class("fwd")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=64, num_warps=warps, num_stages=stages,
                                  permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_w=True,
-                                 warp_specialize=True, **x_route(problem, route), **EPILOGUES[epilogue])
+                                 warp_specialize=True, **x_route(problem, route), **EPILOGUES[epilogue],
+                                 **SCHEDULES[schedule])
     kept, pruned = prune([config], problem, active_device())
     if pruned:
         pytest.skip(pruned[0].reason)  # a TMA store under permute_y, or fuse_mul_post without it
@@ -144,11 +149,12 @@ MERGED_TAIL = [
 @pytest.mark.parametrize("problem, bm, bn, warps, tail_rows", MERGED_TAIL, ids=[p.describe() for p, *_ in MERGED_TAIL])
 @pytest.mark.parametrize("epilogue", EPILOGUES)
 @pytest.mark.parametrize("route", X_ROUTES)
-def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilogue, route):
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilogue, route, schedule):
     config = config_class("fwd")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=64, num_warps=warps, num_stages=3,
                                  permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_w=True,
                                  warp_specialize=True, TAIL_ROWS=tail_rows, **x_route(problem, route),
-                                 **EPILOGUES[epilogue])
+                                 **EPILOGUES[epilogue], **SCHEDULES[schedule])
     kept, pruned = prune([config], problem, active_device())
     if pruned:
         pytest.skip(pruned[0].reason)

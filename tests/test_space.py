@@ -249,6 +249,19 @@ def test_merged_tail_rules_and_resources():
     assert load_space("default").with_overrides({"TAIL_ROWS": [0, 32]}).values["TAIL_ROWS"] == [0, 32]  # 0: off
 
 
+def test_dynamic_schedule_rules_and_resources():
+    config = KernelConfigForward(BLOCK_SIZE_M=256, BLOCK_SIZE_N=128, num_warps=8, num_stages=4, warp_specialize=True,
+                                 use_tma_load_x=True, use_tma_load_w=True, TAIL_ROWS=32, dynamic_schedule=True)
+    assert _first_rule(config, device=preset("h100")) is None
+    assert _first_rule(dataclasses.replace(config, warp_specialize=False, TAIL_ROWS=0)) == "mode"  # Gluon only
+    # tl.range's kernel takes its tiles by stride
+    assert _first_rule(dataclasses.replace(config, TAIL_ROWS=0), device=preset("b200")) == "device"
+    # The tile ids' ring entries and the claim's broadcast: 128 B of shared memory beyond the static kernel.
+    static = dataclasses.replace(config, dynamic_schedule=False)
+    assert shared_memory_bytes(config, 2) == shared_memory_bytes(static, 2) + 128
+    assert config.to_string() == "fwd BM256 BN128 BK64 G8 w8 s4 tail32 tma[w,x] dynamic_schedule warp_specialize"
+
+
 def test_half_tail_rules_and_its_staged_store():
     assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=16, half_tail=True)) == "mode"
     assert _first_rule(KernelConfigForward(BLOCK_SIZE_M=128, half_tail=True, flatten=True)) == "mode"
@@ -272,9 +285,10 @@ def test_get_kernel_configs_keeps_a_reason_for_every_pruned_config():
     assert pruned.kept and pruned.pruned
     assert all(p.reason for p in pruned.pruned)
     assert sum(pruned.counts_by_rule().values()) == len(pruned.pruned)
-    # permute_x: half the space asks TMA to load a gathered X (or pregathers without TMA); of the other half,
-    # the quarter with TAIL_ROWS 32 and without warp_specialize is refused too (only the Gluon kernel merges)
-    assert pruned.counts_by_rule()["mode"] == pruned.total // 2 + pruned.total // 8
+    # permute_x: half the space asks TMA to load a gathered X (or pregathers without TMA). Of the other half,
+    # the configs without warp_specialize that have TAIL_ROWS 32, dynamic_schedule or both (3 of 4 there) are
+    # refused too: only the Gluon kernel merges tails and claims tiles.
+    assert pruned.counts_by_rule()["mode"] == pruned.total // 2 + 3 * pruned.total // 16
     assert all(shared_memory_bytes(c, 2) <= H100.SIZE_SMEM for c in pruned.kept)
 
 

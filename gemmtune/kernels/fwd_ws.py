@@ -1,7 +1,9 @@
 """Forward grouped GEMM with Hopper warp specialization, written in Gluon (triton.experimental.gluon).
 
 Same problem and schedule as gemmtune.kernels.fwd (persistent grid, flat tile list over (expert, M block,
-N block), GROUP_SIZE_M swizzle), with the loads and the MMAs in separate warps:
+N block), GROUP_SIZE_M swizzle), with the loads and the MMAs in separate warps. With dynamic_schedule a
+program's tiles after its first come from an atomic counter, claimed by the loader, which hands each tile's
+id to the MMA warps through the ring (docs/perf-notes.md, entry 37):
 - a loader partition of one warp issues the TMA loads of X and W tiles into a ring of num_stages shared
   memory slots, each slot with a `ready` mbarrier (TMA bytes landed) and an `empty` one (MMAs done with it);
   under permute_x without pregather it is a warpgroup that gathers X's rows by 16-byte cp.async instead;
@@ -43,7 +45,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 )
 
 from gemmtune.config import KernelConfigForward
-from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile
+from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile, tile_counter
 from gemmtune.kernels.hopper_ws import (
     GATHER_LOADER_REGISTERS,
     GATHER_LOADER_WARPS,
@@ -57,11 +59,14 @@ from gemmtune.kernels.hopper_ws import (
     gathered_rows,
     invalidate_ring,
     m_blocks,
+    publish_tile_id,
+    read_tile_id,
     release_previous_slot,
     ring_barriers,
     ring_slots,
     row_store_layout,
     tma_descriptor,
+    tile_id_slots,
     tma_store_async,
     wgmma_columns,
 )
@@ -94,57 +99,96 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
 
 
 @gluon.jit
-def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, ready, empty, m_sizes_ptr, x_ptr,
-                   gather_indices_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
-                   BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
-                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
-                   GATHER_X: gl.constexpr, TOPK: gl.constexpr):
+def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, x_ptr,
+              gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N, K,
+              BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
+              GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
+              GATHER_X: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr):
+    """The loads of flat tile `tile_id`, one ring step per K step from `step` on; returns the next step.
+    With DYNAMIC_SCHEDULE each step's slot also carries the tile id in `tile_ids`, written before the
+    slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself."""
+    e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
+                                                     num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+                                                     TAIL_ROWS)
+    step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes
+    tail_bytes: gl.constexpr = x_tail_desc.block_type.nbytes if TAIL_ROWS > 0 else 0
+    if GATHER_X:  # the tile's rows of X, looked up once for all its K steps
+        x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
+                                          TOPK)
+        if TAIL_ROWS > 0:
+            tail_rows, tail_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0 + BLOCK_SIZE_M, m_size,
+                                                    TAIL_ROWS, BLOCK_SIZE_K, TOPK)
+    for k_step in range(k_steps):
+        slot = free_slot(empty, step, NUM_STAGES)
+        if DYNAMIC_SCHEDULE:
+            publish_tile_id(tile_ids, slot, tile_id)
+        k0 = k_step * BLOCK_SIZE_K
+        if GATHER_X:
+            mbarrier.expect(ready.index(slot), w_desc.block_type.nbytes)
+            gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
+            if TAIL_ROWS > 0:
+                if tail:
+                    gather_async(x_tail_slots.index(slot), x_ptr, K, tail_rows, tail_rows_ok, k0)
+            async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
+        else:
+            if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
+                mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
+                mbarrier.expect(ready.index(slot), step_bytes, pred=not tail)
+                tma.async_copy_global_to_shared(x_tail_desc, [row_start + m0 + BLOCK_SIZE_M, k0],
+                                                ready.index(slot), x_tail_slots.index(slot), pred=tail)
+            else:
+                mbarrier.expect(ready.index(slot), step_bytes)
+            tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
+        # W last: issued before the gathered rows, it costs the loader a spill at 256×128 with tails.
+        tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
+        step += 1
+    return step
+
+
+@gluon.jit
+def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, m_sizes_ptr,
+                   x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
+                   NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
+                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
+                   TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, TOPK: gl.constexpr,
+                   DYNAMIC_SCHEDULE: gl.constexpr):
     """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
     (and the tail's X rows on a tile that computes a tail).
 
     GATHER_X (permute_x without pregather): X stays in token order and every loader thread gathers its share
     of the tile's rows (gather_indices // TOPK, looked up once per tile) by 16-byte cp.async, then arrives on
     the slot's `ready` barrier once its copies have landed; W still comes by TMA. Hopper's TMA has no row
-    gather, and the copy into expert order that pregather makes first reads and writes X once more."""
+    gather, and the copy into expert order that pregather makes first reads and writes X once more.
+
+    Tiles: program p takes p, p + NUM_SMS, … or, with DYNAMIC_SCHEDULE, p first and then whichever tile the
+    atomic counter hands it, claimed once this tile's loads are issued (the ring is full then, so the MMA
+    warps do not wait for the claim's round trip). A slot whose tile id is past the last tile tells the MMA
+    warps to stop."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
-    step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes
-    tail_bytes: gl.constexpr = x_tail_desc.block_type.nbytes if TAIL_ROWS > 0 else 0
     step = 0
-    for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
-        e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
-                                                         num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
-                                                         TAIL_ROWS)
-        if GATHER_X:  # the tile's rows of X, looked up once for all its K steps
-            x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
-                                              TOPK)
-            if TAIL_ROWS > 0:
-                tail_rows, tail_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0 + BLOCK_SIZE_M, m_size,
-                                                        TAIL_ROWS, BLOCK_SIZE_K, TOPK)
-        for k_step in range(k_steps):
-            slot = free_slot(empty, step, NUM_STAGES)
-            k0 = k_step * BLOCK_SIZE_K
-            if GATHER_X:
-                mbarrier.expect(ready.index(slot), w_desc.block_type.nbytes)
-                gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
-                if TAIL_ROWS > 0:
-                    if tail:
-                        gather_async(x_tail_slots.index(slot), x_ptr, K, tail_rows, tail_rows_ok, k0)
-                async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
-            else:
-                if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
-                    mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
-                    mbarrier.expect(ready.index(slot), step_bytes, pred=not tail)
-                    tma.async_copy_global_to_shared(x_tail_desc, [row_start + m0 + BLOCK_SIZE_M, k0],
-                                                    ready.index(slot), x_tail_slots.index(slot), pred=tail)
-                else:
-                    mbarrier.expect(ready.index(slot), step_bytes)
-                tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
-            # W last: issued before the gathered rows, it costs the loader a spill at 256×128 with tails.
-            tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
-            step += 1
+    if DYNAMIC_SCHEDULE:
+        tile_id = gl.program_id(0)
+        while tile_id < total_tiles:
+            step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready,
+                             empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
+                             step, k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
+                             TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE)
+            tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
+        # The stop: a slot with no bytes whose tile id is past the last tile.
+        slot = free_slot(empty, step, NUM_STAGES)
+        publish_tile_id(tile_ids, slot, total_tiles)
+        mbarrier.expect(ready.index(slot), 0)
+        if GATHER_X:
+            async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
+    else:
+        for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
+            step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready,
+                             empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
+                             step, k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
+                             TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE)
 
 
 @gluon.jit
@@ -210,48 +254,73 @@ def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, top
 
 
 @gluon.jit
-def mma_partition(x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
+def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, gather_indices_ptr,
+             topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N,
+             BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
+             NUM_STAGES: gl.constexpr, PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
+             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr):
+    """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
+    the next step."""
+    acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
+    tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, BLOCK_SIZE_N, gl.num_warps())
+    tail_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, tail_cols, gl.num_warps())
+    e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
+                                                     num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+                                                     TAIL_ROWS)
+    acc = gl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), gl.float32, acc_layout)
+    acc_tail = gl.zeros((BLOCK_SIZE_N, tail_cols), gl.float32, tail_layout)
+    if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
+        if tail:
+            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
+                                         k_steps, NUM_STAGES, True, GATHER_X)
+            # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
+            store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
+                       gather_indices_ptr, topk_weights_ptr, PERMUTE_Y, FUSE_MUL_POST, False)
+        else:
+            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
+                                         k_steps, NUM_STAGES, False, GATHER_X)
+    else:
+        acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
+                                     NUM_STAGES, False, GATHER_X)
+    if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
+        # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
+        # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
+        # store away from permute_y, so no scatter and no fuse_mul_post here.)
+        tma_store_async(y_desc, row_start + m0, n0, y_slot, acc.to(y_ptr.dtype.element_ty))
+    else:
+        store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, PERMUTE_Y,
+                   FUSE_MUL_POST, True)
+    return step
+
+
+@gluon.jit
+def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
                   gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
                   NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
-                  TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr):
-    """Consume the ring tile by tile (k_loop), then store each tile and its tail."""
-    acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
-    tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, BLOCK_SIZE_N, gl.num_warps())
-    tail_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, tail_cols, gl.num_warps())
+                  TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr):
+    """Consume the ring tile by tile (mma_tile): the tiles the loader's schedule gives this program, read
+    with DYNAMIC_SCHEDULE from the ring slot of each tile's first step."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
     step = 0
-    for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
-        e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
-                                                         num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
-                                                         TAIL_ROWS)
-        acc = gl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), gl.float32, acc_layout)
-        acc_tail = gl.zeros((BLOCK_SIZE_N, tail_cols), gl.float32, tail_layout)
-        if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
-            if tail:
-                acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                             k_steps, NUM_STAGES, True, GATHER_X)
-                # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
-                store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
-                           gather_indices_ptr, topk_weights_ptr, PERMUTE_Y, FUSE_MUL_POST, False)
-            else:
-                acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                             k_steps, NUM_STAGES, False, GATHER_X)
-        else:
-            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
-                                         NUM_STAGES, False, GATHER_X)
-        if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
-            # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
-            # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
-            # store away from permute_y, so no scatter and no fuse_mul_post here.)
-            tma_store_async(y_desc, row_start + m0, n0, y_slot, acc.to(y_ptr.dtype.element_ty))
-        else:
-            store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, PERMUTE_Y,
-                       FUSE_MUL_POST, True)
+    if DYNAMIC_SCHEDULE:
+        tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES)
+        while tile_id < total_tiles:
+            step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
+                            gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end,
+                            num_n_tiles, step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES,
+                            PERMUTE_Y, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X)
+            tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES)
+    else:
+        for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
+            step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
+                            gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end,
+                            num_n_tiles, step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES,
+                            PERMUTE_Y, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X)
     if USE_TMA_STORE:
         tma.store_wait(0)
 
@@ -267,6 +336,7 @@ def grouped_gemm_forward_ws_kernel(
     m_sizes_ptr,
     gather_indices_ptr,
     topk_weights_ptr,
+    tile_counter_ptr,
     N,
     K,
     NUM_EXPERTS: gl.constexpr,
@@ -283,6 +353,7 @@ def grouped_gemm_forward_ws_kernel(
     TAIL_ROWS: gl.constexpr,
     GATHER_X: gl.constexpr,
     TOPK: gl.constexpr,
+    DYNAMIC_SCHEDULE: gl.constexpr,
 ):
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
@@ -297,6 +368,10 @@ def grouped_gemm_forward_ws_kernel(
     else:
         y_desc = x_desc
         y_slot = x_slots
+    if DYNAMIC_SCHEDULE:
+        tile_ids = tile_id_slots(NUM_STAGES)
+    else:
+        tile_ids = x_slots
     if GATHER_X:  # a slot is ready after the W bytes and one cp.async arrival per loader thread
         ready, empty = ring_barriers(NUM_STAGES, 1 + 32 * GATHER_LOADER_WARPS)
     else:
@@ -304,13 +379,14 @@ def grouped_gemm_forward_ws_kernel(
 
     gl.warp_specialize(
         [
-            (mma_partition, (x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
-                             gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M,
-                             BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y, FUSE_MUL_POST,
-                             USE_TMA_STORE, TAIL_ROWS, GATHER_X)),
-            (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, ready, empty, m_sizes_ptr,
-                              x_ptr, gather_indices_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M,
-                              BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS, GATHER_X, TOPK)),
+            (mma_partition, (x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
+                             m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS,
+                             BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y,
+                             FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X, DYNAMIC_SCHEDULE)),
+            (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
+                              m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS, E_PAD,
+                              NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
+                              TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE)),
         ],
         [GATHER_LOADER_WARPS if GATHER_X else LOADER_WARPS],
         [GATHER_LOADER_REGISTERS if GATHER_X else LOADER_REGISTERS],
@@ -351,6 +427,7 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
         m_sizes,
         gather_indices,
         topk_weights if topk_weights is not None else y,
+        tile_counter(config, m_sizes),
         N,
         K,
         NUM_EXPERTS=E,
@@ -367,5 +444,6 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
         TAIL_ROWS=config.TAIL_ROWS,
         GATHER_X=gather_x,
         TOPK=topk,
+        DYNAMIC_SCHEDULE=config.dynamic_schedule,
         num_warps=config.num_warps,
     )

@@ -99,6 +99,30 @@ def release_previous_slot(empty, step, NUM_STAGES: gl.constexpr, pred):
 
 
 @gluon.jit
+def tile_id_slots(NUM_STAGES: gl.constexpr):
+    """One int32 per ring slot: the flat tile id whose loads fill it, under a dynamic schedule."""
+    return gl.allocate_shared_memory(gl.int32, [NUM_STAGES, 1], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
+
+
+@gluon.jit
+def publish_tile_id(tile_ids, slot, tile_id):
+    """The loader writes `tile_id` into its slot's entry of tile_id_slots. It does so before its arrival on the
+    slot's `ready` barrier, which orders the write before the MMA warps' wait (mbarrier arrive: release,
+    wait: acquire, PTX ISA memory consistency model)."""
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    tile_ids.index(slot).store(gl.full([1], tile_id, gl.int32, layout))
+
+
+@gluon.jit
+def read_tile_id(tile_ids, ready, step, NUM_STAGES: gl.constexpr):
+    """The MMA warps' read of the tile id that the loader published with ring step `step`, once the step's
+    slot is filled (filled_slot; k_loop's own wait on that slot then returns at once)."""
+    slot = filled_slot(ready, step, NUM_STAGES)
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    return gl.max(tile_ids.index(slot).load(layout), 0)
+
+
+@gluon.jit
 def tma_store_async(desc, row, col, buffer, tile):
     """Write `tile` at (row, col) of `desc`'s matrix through the shared-memory `buffer` by an asynchronous TMA
     store, once the previous store from `buffer` has read it; the caller awaits the last one."""
