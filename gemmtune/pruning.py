@@ -84,11 +84,10 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
     (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
     register stores where each warp holds whole rows, 128 B for a loader warpgroup, and 128 B for a dynamic
-    schedule's tile ids), num_stages blocks
-    of TAIL_ROWS X rows with TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against
-    Triton 3.6's report for every config of the default space on the H200 (results/h200/smem-calibration.csv):
-    exact for fwd; an upper bound for dX and dW, whose pipeliner keeps fewer buffers for some operands, and
-    for the warp-specialized kernel (tests/test_gpu.py).
+    schedule's tile ids), num_stages blocks of TAIL_ROWS X rows with TAIL_ROWS, and for dW the int32 gather
+    indices of one M block. Checked against Triton 3.6's report for every config of the default space on the
+    H200 (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
+    keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
     """
     per_stage = sum(_tile_elements(config, tile) for tile in OPERAND_TILES[config.mode]) * element_size
     per_stage += getattr(config, "TAIL_ROWS", 0) * config.BLOCK_SIZE_K * element_size

@@ -153,15 +153,6 @@ def shared_meta(config, E: int, dtype: torch.dtype) -> dict:
     )
 
 
-def tile_counter(config, m_sizes: torch.Tensor) -> torch.Tensor:
-    """The atomic tile counter of a dynamic_schedule launch: a fresh zeroed (1,) int32 tensor on m_sizes'
-    device (one small fill, part of the timed call). Without dynamic_schedule, m_sizes itself: a stand-in the
-    kernel never touches."""
-    if getattr(config, "dynamic_schedule", False):
-        return torch.zeros(1, dtype=torch.int32, device=m_sizes.device)
-    return m_sizes
-
-
 def launch(kernel, tiles: int, warmup: bool, *args, **meta):
     """Launch `kernel` on a persistent grid of min(NUM_SMS, tiles) programs, or only compile it (warmup).
 

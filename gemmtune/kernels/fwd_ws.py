@@ -45,7 +45,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 )
 
 from gemmtune.config import KernelConfigForward
-from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile, tile_counter
+from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile
 from gemmtune.kernels.hopper_ws import (
     GATHER_LOADER_REGISTERS,
     GATHER_LOADER_WARPS,
@@ -169,26 +169,22 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
     step = 0
-    if DYNAMIC_SCHEDULE:
-        tile_id = gl.program_id(0)
-        while tile_id < total_tiles:
-            step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready,
-                             empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
-                             step, k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
-                             TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE)
+    tile_id = gl.program_id(0)
+    while tile_id < total_tiles:
+        step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
+                         x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
+                         k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS,
+                         GATHER_X, TOPK, DYNAMIC_SCHEDULE)
+        if DYNAMIC_SCHEDULE:
             tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
-        # The stop: a slot with no bytes whose tile id is past the last tile.
+        else:
+            tile_id += NUM_SMS
+    if DYNAMIC_SCHEDULE:  # the stop: a slot with no bytes whose tile id is past the last tile
         slot = free_slot(empty, step, NUM_STAGES)
         publish_tile_id(tile_ids, slot, total_tiles)
         mbarrier.expect(ready.index(slot), 0)
         if GATHER_X:
             async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
-    else:
-        for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
-            step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready,
-                             empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
-                             step, k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
-                             TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE)
 
 
 @gluon.jit
@@ -307,20 +303,13 @@ def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
     step = 0
-    if DYNAMIC_SCHEDULE:
-        tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES)
-        while tile_id < total_tiles:
-            step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
-                            gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end,
-                            num_n_tiles, step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES,
-                            PERMUTE_Y, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X)
-            tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES)
-    else:
-        for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
-            step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
-                            gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end,
-                            num_n_tiles, step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES,
-                            PERMUTE_Y, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X)
+    tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else gl.program_id(0)
+    while tile_id < total_tiles:
+        step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
+                        gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
+                        step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y,
+                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X)
+        tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else tile_id + NUM_SMS
     if USE_TMA_STORE:
         tma.store_wait(0)
 
@@ -414,6 +403,9 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
     w_desc = tma_descriptor(w, E * N, K, [BN, BK])
     y_desc = tma_descriptor(y, rows, N, [BM, BN]) if config.use_tma_store else None
     tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(N, BN)  # an upper bound
+    # dynamic_schedule's tile counter, zeroed for each launch (one small fill, part of the timed call); without
+    # it m_sizes stands in, never touched.
+    tile_counter = m_sizes.new_zeros(1) if config.dynamic_schedule else m_sizes
     return launch(
         grouped_gemm_forward_ws_kernel,
         tiles,
@@ -427,7 +419,7 @@ def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: Ke
         m_sizes,
         gather_indices,
         topk_weights if topk_weights is not None else y,
-        tile_counter(config, m_sizes),
+        tile_counter,
         N,
         K,
         NUM_EXPERTS=E,

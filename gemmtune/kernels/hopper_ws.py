@@ -30,6 +30,13 @@ def add(a, b):
     return a + b
 
 
+@gluon.constexpr_function
+def lane_layout(num_warps):
+    """A 1-D register layout over all of a partition's lanes: its per-expert vectors, and the tile id it
+    hands through shared memory."""
+    return gl.BlockedLayout([1], [32], [num_warps], [0])
+
+
 @gluon.jit
 def m_blocks(m_sizes, BLOCK_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr):
     """M blocks per expert (a scalar or a per-expert vector): cdiv(m_sizes, BLOCK_SIZE_M), less the last
@@ -48,8 +55,7 @@ def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, 
     """gemmtune.kernels.common.expert_tiles in Gluon: tl.arange there has no layout, here the per-expert
     lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs).
     With TAIL_ROWS, an expert's M blocks are counted by m_blocks."""
-    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
-    offs_e = gl.arange(0, E_PAD, layout=layout)
+    offs_e = gl.arange(0, E_PAD, layout=lane_layout(gl.num_warps()))
     m_sizes = gl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
     tiles = m_blocks(m_sizes, BLOCK_SIZE_M, TAIL_ROWS) * tiles_per_m_block
     row_end = gl.associative_scan(m_sizes, 0, add)  # Gluon has no cumsum
@@ -109,8 +115,7 @@ def publish_tile_id(tile_ids, slot, tile_id):
     """The loader writes `tile_id` into its slot's entry of tile_id_slots. It does so before its arrival on the
     slot's `ready` barrier, which orders the write before the MMA warps' wait (mbarrier arrive: release,
     wait: acquire, PTX ISA memory consistency model)."""
-    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
-    tile_ids.index(slot).store(gl.full([1], tile_id, gl.int32, layout))
+    tile_ids.index(slot).store(gl.full([1], tile_id, gl.int32, lane_layout(gl.num_warps())))
 
 
 @gluon.jit
@@ -118,8 +123,7 @@ def read_tile_id(tile_ids, ready, step, NUM_STAGES: gl.constexpr):
     """The MMA warps' read of the tile id that the loader published with ring step `step`, once the step's
     slot is filled (filled_slot; k_loop's own wait on that slot then returns at once)."""
     slot = filled_slot(ready, step, NUM_STAGES)
-    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
-    return gl.max(tile_ids.index(slot).load(layout), 0)
+    return gl.max(tile_ids.index(slot).load(lane_layout(gl.num_warps())), 0)
 
 
 @gluon.jit
