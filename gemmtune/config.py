@@ -133,11 +133,17 @@ class KernelConfigBackward_dX(KernelConfig):
     """dX = dY · W[e]. TMA may load dY (M·topk, N; when gathered, only with pregather) and W (E, N, K).
 
     half_tail: as in KernelConfigForward (dX tiles M the same way).
+
+    warp_specialize on Hopper runs the Gluon forward kernel with W[e]'s roles swapped (N the reduction, K the
+    output columns: gemmtune.kernels.fwd_ws.launch_dx_ws), with its TAIL_ROWS and dynamic_schedule as in
+    KernelConfigForward; its loader may gather dY's rows under permute_y instead of pregather.
     """
 
     use_tma_load_dy: bool = False
     use_tma_load_w: bool = False
     half_tail: bool = False
+    TAIL_ROWS: int = 0
+    dynamic_schedule: bool = False
 
     mode: ClassVar[str] = "dx"
 

@@ -7,7 +7,8 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
   half_tail needs 32-row blocks and does nothing with flatten; TAIL_ROWS needs warp_specialize and a power
   of two from 8 below BLOCK_SIZE_M; dynamic_schedule needs warp_specialize).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
-  kernels of gemmtune.kernels.fwd_ws and dw_ws, with their own limits (hopper_warp_specialize_rule); from
+  kernels of gemmtune.kernels.fwd_ws (fwd and dX) and dw_ws, with their own limits
+  (hopper_warp_specialize_rule); from
   10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
   that kernel is the same with and without it, checked with benchmarks/sass_report.py).
 - tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
@@ -84,13 +85,15 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
     (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
     register stores where each warp holds whole rows, 128 B for a loader warpgroup, and 128 B for a dynamic
-    schedule's tile ids), num_stages blocks of TAIL_ROWS X rows with TAIL_ROWS, and for dW the int32 gather
+    schedule's tile ids), num_stages blocks of TAIL_ROWS rows of X (dY in dX) with TAIL_ROWS, and for dW the
+    int32 gather
     indices of one M block. Checked against Triton 3.6's report for every config of the default space on the
     H200 (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
     keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
     """
     per_stage = sum(_tile_elements(config, tile) for tile in OPERAND_TILES[config.mode]) * element_size
-    per_stage += getattr(config, "TAIL_ROWS", 0) * config.BLOCK_SIZE_K * element_size
+    routed_tile = OPERAND_TILES[config.mode][0]  # the merged tail's rows have the routed operand's columns
+    per_stage += getattr(config, "TAIL_ROWS", 0) * getattr(config, routed_tile[1]) * element_size
     output_tile = _tile_elements(config, OUTPUT_TILE[config.mode]) * element_size
     # A TMA store stages the output tile; a flattened loop keeps the epilogue's layout-conversion scratch
     # (at most one output tile, measured 1/4 to 1/2 of it) live beside the pipeline buffers.
@@ -103,7 +106,7 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # with and without TAIL_ROWS).
     barriers = MBARRIER_BYTES * config.num_stages * (1 + int(config.warp_specialize)) if tma_loads else 0
     scratch = WARP_SPECIALIZE_SCRATCH_BYTES if config.warp_specialize else 0
-    if loader_gathers_x(config):
+    if loader_gathers_rows(config):
         scratch += GATHER_LOADER_SCRATCH_BYTES
     if getattr(config, "dynamic_schedule", False):
         scratch += DYNAMIC_SCHEDULE_BYTES
@@ -116,17 +119,19 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     return config.num_stages * per_stage + staged_output + barriers + scratch + indices
 
 
-def loader_gathers_x(config: KernelConfig) -> bool:
-    """True when a forward config has the Gluon kernel's loader gather X's rows itself by cp.async, on Hopper
-    (gemmtune.kernels.fwd_ws): warp_specialize, permute_x, no pregather."""
-    return config.mode == "fwd" and config.warp_specialize and config.permute_x and not config.pregather
+def loader_gathers_rows(config: KernelConfig) -> bool:
+    """True when a config has the Gluon kernel's loader gather the routed operand's rows itself by cp.async,
+    on Hopper (gemmtune.kernels.fwd_ws): warp_specialize without pregather, and X's rows under permute_x in
+    the forward or dY's under permute_y in dX."""
+    routed = {"fwd": config.permute_x, "dx": config.permute_y}.get(config.mode, False)
+    return config.warp_specialize and routed and not config.pregather
 
 
 def accumulator_registers(config: KernelConfig) -> int:
-    """fp32 accumulator registers per thread: output tile elements (and the BLOCK_SIZE_N × TAIL_ROWS tail
-    accumulator with TAIL_ROWS) over the block's threads (warp size 32)."""
+    """fp32 accumulator registers per thread: output tile elements (and with TAIL_ROWS the tail's accumulator,
+    its output columns × TAIL_ROWS) over the block's threads (warp size 32)."""
     elements = _tile_elements(config, OUTPUT_TILE[config.mode])
-    elements += getattr(config, "TAIL_ROWS", 0) * config.BLOCK_SIZE_N
+    elements += getattr(config, "TAIL_ROWS", 0) * getattr(config, OUTPUT_TILE[config.mode][1])
     return elements // (32 * config.num_warps)
 
 
@@ -175,9 +180,9 @@ def mode_rule(config: KernelConfig) -> str | None:
         return "half_tail with flatten: Triton 3.6 does not flatten the tile loop around two tile shapes"
     tail_rows = getattr(config, "TAIL_ROWS", 0)
     if tail_rows and not config.warp_specialize:
-        return "TAIL_ROWS needs warp_specialize (only the Gluon forward kernel computes merged tails)"
+        return "TAIL_ROWS needs warp_specialize (only the Gluon forward and dX kernel computes merged tails)"
     if getattr(config, "dynamic_schedule", False) and not config.warp_specialize:
-        return "dynamic_schedule needs warp_specialize (only the Gluon forward kernel claims its tiles)"
+        return "dynamic_schedule needs warp_specialize (only the Gluon forward and dX kernel claims its tiles)"
     if tail_rows and (tail_rows < 8 or tail_rows & (tail_rows - 1) or tail_rows >= config.BLOCK_SIZE_M):
         return (f"TAIL_ROWS = {tail_rows}: the tail's rows are the wgmma's N (a multiple of 8) and a Gluon tensor "
                 f"dimension (a power of two), below BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
@@ -194,7 +199,7 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
         return hopper_warp_specialize_rule(config, problem)
     for knob in ("TAIL_ROWS", "dynamic_schedule"):
         if getattr(config, knob, False):
-            return f"{knob} exists in the Hopper (9.x) Gluon forward kernel only, {device.name} has {cc}"
+            return f"{knob} exists in the Hopper (9.x) Gluon forward and dX kernel only, {device.name} has {cc}"
     return None
 
 
@@ -215,23 +220,23 @@ def wgmma_columns(tile_rows: int, tile_cols: int, num_warps: int) -> int:
 
 
 def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str | None:
-    """What the Gluon warp-specialized Hopper kernels (gemmtune.kernels.fwd_ws, dw_ws) support: fwd and dW,
-    16-bit inputs, both operands by TMA (the routed one pregathered; in the forward, X may instead be
-    gathered by the loader in 16-byte copies, which needs rows of K a multiple of 16 bytes), whole wgmma
-    warpgroups of 64 accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to
+    """What the Gluon warp-specialized Hopper kernels (gemmtune.kernels.fwd_ws, dw_ws) support: every mode,
+    16-bit inputs, both operands by TMA (the routed one pregathered; in the forward and dX, X's or dY's rows
+    may instead be gathered by the loader in 16-byte copies, which needs rows a multiple of 16 bytes), whole
+    wgmma warpgroups of 64 accumulator rows (PTX ISA: wgmma.mma_async shapes m64nNk16, N a multiple of 8 up to
     256), and for dW no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX
     ISA, wgmma matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, a
     tail wgmma at least 8 columns wide, and the tile's and the tail's accumulators within
     WS_TAIL_ACCUMULATOR_REGISTERS per thread."""
-    if config.mode not in ("fwd", "dw"):
-        return "warp specialization on Hopper exists for fwd and dW only (the Gluon kernels)"
     if problem.element_size != 2:
         return f"warp specialization on Hopper needs bf16 or fp16 inputs, got {problem.dtype}"
     loads = config.tma_load_fields()
-    if loader_gathers_x(config):  # by 16-byte cp.async, so only W needs TMA
+    if loader_gathers_rows(config):  # by 16-byte cp.async, so only W needs TMA
         loads = ["use_tma_load_w"]
-        if problem.K * problem.element_size % 16:
-            return f"warp specialization gathers X's rows in 16-byte copies: rows of K = {problem.K} are not"
+        operand, length = ("X", "K") if config.mode == "fwd" else ("dY", "N")
+        if getattr(problem, length) * problem.element_size % 16:
+            return (f"warp specialization gathers {operand}'s rows in 16-byte copies: rows of {length} = "
+                    f"{getattr(problem, length)} are not")
     if not all(getattr(config, name) for name in loads):
         operands = " and ".join(name.removeprefix("use_tma_load_") for name in loads)
         return f"warp specialization on Hopper needs TMA loads of {operands} (the routed one pregathered)"
@@ -244,10 +249,11 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
         return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, {tile_rows} "
                 f">= 64), got {config.num_warps} warps and {tile_rows} = {getattr(config, tile_rows)}")
     tail_rows = getattr(config, "TAIL_ROWS", 0)
-    tail_wgmma = wgmma_columns(config.BLOCK_SIZE_N, tail_rows, config.num_warps)  # the tail's rows: BLOCK_SIZE_N
+    out_cols = OUTPUT_TILE[config.mode][1]  # the tail accumulator's rows: the tile's output columns
+    tail_wgmma = wgmma_columns(getattr(config, out_cols), tail_rows, config.num_warps)
     if tail_rows and tail_wgmma < 8:
-        return (f"TAIL_ROWS = {tail_rows} with BLOCK_SIZE_N = {config.BLOCK_SIZE_N} over {config.num_warps} warps: "
-                f"the tail's wgmma would be {tail_wgmma} columns wide, below the PTX minimum of 8")
+        return (f"TAIL_ROWS = {tail_rows} with {out_cols} = {getattr(config, out_cols)} over {config.num_warps} "
+                f"warps: the tail's wgmma would be {tail_wgmma} columns wide, below the PTX minimum of 8")
     registers = accumulator_registers(config)
     if tail_rows and registers > WS_TAIL_ACCUMULATOR_REGISTERS:
         return (f"TAIL_ROWS = {config.TAIL_ROWS}: the tile's and the tail's accumulators take {registers} registers "

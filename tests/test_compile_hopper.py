@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from gemmtune.config import KernelConfigBackward_dW, KernelConfigForward
+from gemmtune.config import KernelConfigBackward_dW, KernelConfigBackward_dX, KernelConfigForward
 from gemmtune.pruning import shared_memory_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 WS = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, num_warps=8, num_stages=3, use_tma_load_x=True,
           use_tma_load_w=True, pregather=True, warp_specialize=True)
+WS_DX = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=256, num_warps=8, num_stages=3, use_tma_load_dy=True,
+             use_tma_load_w=True, pregather=True, warp_specialize=True)
 WS_DW = dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=256, num_warps=8, num_stages=3, use_tma_load_x=True,
              use_tma_load_dy=True, pregather=True, warp_specialize=True)
 
@@ -112,3 +114,17 @@ def test_narrow_warp_specialized_tiles_build_for_hopper(tail_rows):
     report = sass_report(config)
     assert report["HGMMA"] > 0 and report["spills"] == 0, report
     assert report["smem"] <= shared_memory_bytes(KernelConfigForward(permute_x=True, **config), 2), report
+
+
+@pytest.mark.parametrize("route", ["pregather", "loader_gather"])
+def test_dx_builds_for_hopper_on_the_forward_kernel(route):
+    # dX of the down GEMM (permute_y) on the forward's Gluon kernel, W[e]'s roles swapped, with merged tails and
+    # the dynamic schedule: dY's rows pregathered and read by TMA, or gathered by the loader's cp.async.
+    config = dict(WS_DX, TAIL_ROWS=32, dynamic_schedule=True)
+    if route == "loader_gather":
+        config.update(use_tma_load_dy=False, pregather=False)
+    report = sass_report(config, "dx", gemm="down")
+    assert report["HGMMA"] > 0 and report["ATOMG"] == 1, report
+    assert (report.get("LDGSTS", 0) > 0) == (route == "loader_gather"), report
+    assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
+    assert report["smem"] <= shared_memory_bytes(KernelConfigBackward_dX(permute_y=True, **config), 2), report

@@ -5,9 +5,9 @@
   OutOfResources; for the plain forward kernel the prediction is exact.
 - Correctness at real sizes: DeepSeek-V3's gate_up weight has 256·4096·7168 = 7.5e9 elements (64-bit
   offsets), gpt-oss has K = 2880 (not a multiple of BLOCK_SIZE_K = 128).
-- The Gluon warp-specialized forward and dW kernels (Hopper): the same real sizes plus empty experts, N
-  and K tails, one and two warpgroups, each epilogue, the forward's merged tails (TAIL_ROWS), X pregathered
-  or gathered by the forward's loader, the forward's static and dynamic tile schedules; Triton's reported
+- The Gluon warp-specialized forward and dW kernels (Hopper), and dX on the forward's: the same real sizes
+  plus empty experts, N and K tails, one and two warpgroups, each epilogue, merged tails (TAIL_ROWS), the
+  routed operand pregathered or gathered by the loader, static and dynamic tile schedules; Triton's reported
   shared memory within the prediction.
 """
 
@@ -131,7 +131,7 @@ def test_warp_specialized_forward_is_correct(problem, bm, bn, warps, stages, epi
     if pruned:
         pytest.skip(pruned[0].reason)  # a TMA store under permute_y, or fuse_mul_post without it
     launcher = assert_correct_within_predicted_smem(problem, make_inputs(problem, "cuda"), config)
-    assert launcher.compiled.name == "grouped_gemm_forward_ws_kernel"  # the Gluon kernel, not tl.range's
+    assert launcher.compiled.name == "grouped_gemm_ws_kernel"  # the Gluon kernel, not tl.range's
 
 
 MERGED_TAIL = [
@@ -163,6 +163,44 @@ def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilo
     merged = int(((m % bm > 0) & (m % bm <= tail_rows) & (m > bm)).sum())
     assert merged > 0, "no expert has a tail to merge: the case does not test the tail path"
     assert_correct_within_predicted_smem(problem, inputs, config)
+
+
+WARP_SPECIALIZED_DX = [
+    # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_warps, TAIL_ROWS); dX on the forward's Gluon kernel
+    # (gemmtune.kernels.fwd_ws.launch_dx_ws): BLOCK_SIZE_N steps through the reduction (N), BLOCK_SIZE_K is
+    # the tile's width in the output (K)
+    (Problem("dx", 256, 4096, 4096, 7168, 8, permute="x"), 128, 64, 256, 8, 32),  # W past 2^31, scattered rows
+    (Problem("dx", 32, 2048, 2880, 2880, 4, permute="y"), 128, 64, 128, 8, 32),  # K tail, dY's rows routed
+    (Problem("dx", 64, 256, 200, 160, 2, routing="zipf:1.5"), 64, 64, 128, 4, 32),  # empty experts, N and K tails
+    (Problem("dx", 8, 1024, 1408, 4096, 2, permute="y"), 64, 64, 256, 8, 16),  # two warpgroups side by side
+    (Problem("dx", 16, 4096, 512, 1000, 1, permute="x"), 128, 64, 256, 8, 32),  # 256 ± 16 rows per expert
+]
+
+
+@pytest.mark.parametrize("problem, bm, bn, bk, warps, tail_rows", WARP_SPECIALIZED_DX,
+                         ids=[p.describe() for p, *_ in WARP_SPECIALIZED_DX])
+@pytest.mark.parametrize("tail", ["none", "merged"])
+@pytest.mark.parametrize("store", [False, True], ids=["registers", "tma_store"])
+@pytest.mark.parametrize("route", X_ROUTES)
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_warp_specialized_dx_is_correct(problem, bm, bn, bk, warps, tail_rows, tail, store, route, schedule):
+    if route == "loader_gather" and not problem.permute_y:
+        pytest.skip("dY is not gathered: nothing for the loader to gather")
+    pregather = problem.permute_y and route == "pregather"
+    config = config_class("dx")(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, num_warps=warps, num_stages=3,
+                                permute_x=problem.permute_x, permute_y=problem.permute_y, use_tma_load_w=True,
+                                use_tma_load_dy=pregather or not problem.permute_y, pregather=pregather,
+                                warp_specialize=True, use_tma_store=store,
+                                TAIL_ROWS=tail_rows if tail == "merged" else 0, **SCHEDULES[schedule])
+    kept, pruned = prune([config], problem, active_device())
+    if pruned:
+        pytest.skip(pruned[0].reason)  # a TMA store under permute_x
+    inputs = make_inputs(problem, "cuda")
+    if tail == "merged":
+        m = inputs.m_sizes
+        assert int(((m % bm > 0) & (m % bm <= tail_rows) & (m > bm)).sum()) > 0, "no expert has a tail to merge"
+    launcher = assert_correct_within_predicted_smem(problem, inputs, config)
+    assert launcher.compiled.name == "grouped_gemm_ws_kernel"
 
 
 WARP_SPECIALIZED_DW = [

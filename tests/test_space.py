@@ -7,7 +7,7 @@ import pytest
 from gemmtune.config import KernelConfigBackward_dW, KernelConfigBackward_dX, KernelConfigForward, parse_modes
 from gemmtune.device import PRESETS, preset
 from gemmtune.problem import Problem
-from gemmtune.pruning import accumulator_registers, mode_rule, prune, shared_memory_bytes
+from gemmtune.pruning import accumulator_registers, loader_gathers_rows, mode_rule, prune, shared_memory_bytes
 from gemmtune.space import SearchSpace, SpaceError, enumerate_configs, get_kernel_configs, load_space
 
 H100 = PRESETS["h100"]
@@ -210,9 +210,16 @@ def test_warp_specialization_rules_per_architecture():
     # The loader warpgroup's scratch beside the ring that pregather would fill by TMA instead.
     pregathered = dataclasses.replace(loader_gather, pregather=True, use_tma_load_x=True)
     assert shared_memory_bytes(loader_gather, 2) == shared_memory_bytes(pregathered, 2) + 128
+    # dX runs on the forward's Gluon kernel, with dY's rows routed like X's there (permute_y).
     dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, num_warps=8, warp_specialize=True, use_tma_load_dy=True,
                                  use_tma_load_w=True)
-    assert _first_rule(dx, device=preset("h100")) == "device"
+    assert _first_rule(dx, device=preset("h100")) is None
+    dx_routed = Problem("dx", 8, 1024, 1024, 256, 2, permute="y")
+    dx_gather = dataclasses.replace(dx, permute_y=True, use_tma_load_dy=False)
+    assert loader_gathers_rows(dx_gather) and not loader_gathers_rows(dataclasses.replace(dx_gather, permute_y=False))
+    assert _first_rule(dx_gather, dx_routed, device=preset("h100")) is None
+    assert _first_rule(dx_gather, dataclasses.replace(dx_routed, N=260), device=preset("h100")) == "device"
+    assert _first_rule(dataclasses.replace(dx, half_tail=True), device=preset("h100")) == "device"
     # dW's Gluon kernel: TMA on dY and X, 64 or more accumulator rows (BLOCK_SIZE_N there), no SPLIT_M.
     dw = KernelConfigBackward_dW(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=256, num_warps=8,
                                  warp_specialize=True, use_tma_load_dy=True, use_tma_load_x=True)
@@ -260,6 +267,25 @@ def test_dynamic_schedule_rules_and_resources():
     static = dataclasses.replace(config, dynamic_schedule=False)
     assert shared_memory_bytes(config, 2) == shared_memory_bytes(static, 2) + 128
     assert config.to_string() == "fwd BM256 BN128 BK64 G8 w8 s4 tail32 tma[w,x] dynamic_schedule warp_specialize"
+
+
+def test_dx_merged_tail_has_the_output_columns_of_dx():
+    # dX's tile is BLOCK_SIZE_M × BLOCK_SIZE_K (K the output) over BLOCK_SIZE_N steps of the reduction (N),
+    # so the merged tail's accumulator is BLOCK_SIZE_K × TAIL_ROWS and each stage holds a TAIL_ROWS ×
+    # BLOCK_SIZE_N block of dY.
+    dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=256, num_warps=8, num_stages=3,
+                                 warp_specialize=True, use_tma_load_dy=True, use_tma_load_w=True, TAIL_ROWS=32,
+                                 dynamic_schedule=True)
+    assert _first_rule(dx, device=preset("h100")) is None
+    assert accumulator_registers(dx) == (128 * 256 + 256 * 32) // 256
+    assert shared_memory_bytes(dx, 2) == 3 * (128 * 64 + 64 * 256 + 32 * 64) * 2 + 3 * 2 * 8 + 160 + 512 * 8 + 128
+    assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=64), device=preset("h100")) == "device"  # 192 registers
+    # The tail's wgmma spreads BLOCK_SIZE_K rows (not BLOCK_SIZE_N) over the warps: 64 rows over 8 warps put two
+    # warpgroups side by side, each a wgmma of TAIL_ROWS / 2 columns, below the PTX minimum of 8 for 8 rows.
+    assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=8), device=preset("h100")) is None
+    assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=8, BLOCK_SIZE_K=64), device=preset("h100")) == "device"
+    assert _first_rule(dataclasses.replace(dx, warp_specialize=False, dynamic_schedule=False)) == "mode"
+    assert dx.to_string() == "dx BM128 BN64 BK256 G8 w8 s3 tail32 tma[dy,w] dynamic_schedule warp_specialize"
 
 
 def test_half_tail_rules_and_its_staged_store():

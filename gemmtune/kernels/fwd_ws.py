@@ -44,7 +44,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
     warpgroup_mma_wait,
 )
 
-from gemmtune.config import KernelConfigForward
+from gemmtune.config import KernelConfigBackward_dX, KernelConfigForward
 from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile
 from gemmtune.kernels.hopper_ws import (
     GATHER_LOADER_REGISTERS,
@@ -70,7 +70,7 @@ from gemmtune.kernels.hopper_ws import (
     tma_store_async,
     wgmma_columns,
 )
-from gemmtune.pruning import loader_gathers_x
+from gemmtune.pruning import loader_gathers_rows
 
 
 @gluon.constexpr_function
@@ -103,7 +103,7 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
               gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N, K,
               BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
               GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
-              GATHER_X: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr):
+              GATHER_X: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
     """The loads of flat tile `tile_id`, one ring step per K step from `step` on; returns the next step.
     With DYNAMIC_SCHEDULE each step's slot also carries the tile id in `tile_ids`, written before the
     slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself."""
@@ -140,7 +140,10 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
                 mbarrier.expect(ready.index(slot), step_bytes)
             tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
         # W last: issued before the gathered rows, it costs the loader a spill at 256×128 with tails.
-        tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
+        if DX:  # W[e]'s rows are the reduction here: the block of rows k0 … and columns n0 …
+            tma.async_copy_global_to_shared(w_desc, [e * K + k0, n0], ready.index(slot), w_slots.index(slot))
+        else:
+            tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
         step += 1
     return step
 
@@ -151,7 +154,7 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
                    NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                    BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                    TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, TOPK: gl.constexpr,
-                   DYNAMIC_SCHEDULE: gl.constexpr):
+                   DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
     """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
     (and the tail's X rows on a tile that computes a tail).
 
@@ -174,7 +177,7 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
         step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
                          x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
                          k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS,
-                         GATHER_X, TOPK, DYNAMIC_SCHEDULE)
+                         GATHER_X, TOPK, DYNAMIC_SCHEDULE, DX)
         if DYNAMIC_SCHEDULE:
             tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
         else:
@@ -189,7 +192,7 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
 
 @gluon.jit
 def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps, NUM_STAGES: gl.constexpr,
-           WITH_TAIL: gl.constexpr, GATHER_X: gl.constexpr):
+           WITH_TAIL: gl.constexpr, GATHER_X: gl.constexpr, DX: gl.constexpr):
     """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
     tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
@@ -200,6 +203,8 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
             fence_async_shared()  # the loader's cp.async wrote X through the generic proxy; wgmma reads async
         x = x_slots.index(slot)
         w = w_slots.index(slot)
+        if DX:  # a block of W[e]'s (reduction, output) rows and columns, seen as the forward's (output, reduction)
+            w = w.permute((1, 0))
         acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
         if WITH_TAIL:
             x_tail = x_tail_slots.index(slot)
@@ -216,33 +221,33 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
 
 @gluon.jit
 def row_targets(layout: gl.constexpr, block_rows: gl.constexpr, m0, m_size, row_start, gather_indices_ptr,
-                PERMUTE_Y: gl.constexpr):
+                SCATTER_ROWS: gl.constexpr):
     """(mask of the rows m0 … m0+block_rows that belong to the expert, their rows of Y), in `layout`'s rows:
     the expert's sorted rows, or under permute_y their token·topk rows from gather_indices."""
     offs_m = m0 + gl.arange(0, block_rows, layout=gl.SliceLayout(1, layout))
     row_mask = offs_m < m_size
     rows = row_start + gl.where(row_mask, offs_m, 0)
-    if PERMUTE_Y:
+    if SCATTER_ROWS:
         return row_mask, gl.load(gather_indices_ptr + rows)
     return row_mask, rows
 
 
 @gluon.jit
 def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr,
-               PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr, COALESCE: gl.constexpr):
+               SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, COALESCE: gl.constexpr):
     """Store acc (rows m0 … of the expert, columns n0 …; fp32 in any layout) from registers: rows past the
     expert's end and columns past N dropped, scattered through gather_indices under permute_y, scaled by
     topk_weights with fuse_mul_post. COALESCE (acc in a wgmma accumulator layout): converted to
     row_store_layout after the cast, so each thread stores 16 bytes at a time."""
     acc_layout: gl.constexpr = acc.type.layout
     if FUSE_MUL_POST:
-        _, dst = row_targets(acc_layout, acc.shape[0], m0, m_size, row_start, gather_indices_ptr, PERMUTE_Y)
+        _, dst = row_targets(acc_layout, acc.shape[0], m0, m_size, row_start, gather_indices_ptr, SCATTER_ROWS)
         acc = acc * gl.expand_dims(gl.load(topk_weights_ptr + dst).to(gl.float32), 1)
     y = acc.to(y_ptr.dtype.element_ty)
     if COALESCE:
         y = gl.convert_layout(y, row_store_layout(acc_layout))
     layout: gl.constexpr = y.type.layout
-    row_mask, dst = row_targets(layout, y.shape[0], m0, m_size, row_start, gather_indices_ptr, PERMUTE_Y)
+    row_mask, dst = row_targets(layout, y.shape[0], m0, m_size, row_start, gather_indices_ptr, SCATTER_ROWS)
     offs_n = n0 + gl.arange(0, y.shape[1], layout=gl.SliceLayout(0, layout))
     ptrs = y_ptr + gl.expand_dims(dst.to(gl.int64) * N, 1) + gl.expand_dims(offs_n, 0)
     mask = gl.expand_dims(row_mask, 1) & gl.expand_dims(offs_n < N, 0)
@@ -253,8 +258,8 @@ def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, top
 def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, gather_indices_ptr,
              topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N,
              BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
-             NUM_STAGES: gl.constexpr, PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
-             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr):
+             NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
+             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, DX: gl.constexpr):
     """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
     the next step."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
@@ -268,23 +273,23 @@ def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_sl
     if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
         if tail:
             acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                         k_steps, NUM_STAGES, True, GATHER_X)
+                                         k_steps, NUM_STAGES, True, GATHER_X, DX)
             # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
             store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
-                       gather_indices_ptr, topk_weights_ptr, PERMUTE_Y, FUSE_MUL_POST, False)
+                       gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS, FUSE_MUL_POST, False)
         else:
             acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                         k_steps, NUM_STAGES, False, GATHER_X)
+                                         k_steps, NUM_STAGES, False, GATHER_X, DX)
     else:
         acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
-                                     NUM_STAGES, False, GATHER_X)
+                                     NUM_STAGES, False, GATHER_X, DX)
     if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
         # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
         # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
         # store away from permute_y, so no scatter and no fuse_mul_post here.)
         tma_store_async(y_desc, row_start + m0, n0, y_slot, acc.to(y_ptr.dtype.element_ty))
     else:
-        store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, PERMUTE_Y,
+        store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS,
                    FUSE_MUL_POST, True)
     return step
 
@@ -294,8 +299,9 @@ def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc
                   gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
                   NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
-                  PERMUTE_Y: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
-                  TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr):
+                  SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
+                  TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
+                  DX: gl.constexpr):
     """Consume the ring tile by tile (mma_tile): the tiles the loader's schedule gives this program, read
     with DYNAMIC_SCHEDULE from the ring slot of each tile's first step."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
@@ -307,15 +313,15 @@ def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc
     while tile_id < total_tiles:
         step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
                         gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
-                        step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y,
-                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X)
+                        step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
+                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X, DX)
         tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else tile_id + NUM_SMS
     if USE_TMA_STORE:
         tma.store_wait(0)
 
 
 @gluon.jit
-def grouped_gemm_forward_ws_kernel(
+def grouped_gemm_ws_kernel(
     x_ptr,
     x_desc,
     w_desc,
@@ -336,13 +342,14 @@ def grouped_gemm_forward_ws_kernel(
     BLOCK_SIZE_K: gl.constexpr,
     GROUP_SIZE_M: gl.constexpr,
     NUM_STAGES: gl.constexpr,
-    PERMUTE_Y: gl.constexpr,
+    SCATTER_ROWS: gl.constexpr,
     FUSE_MUL_POST: gl.constexpr,
     USE_TMA_STORE: gl.constexpr,
     TAIL_ROWS: gl.constexpr,
     GATHER_X: gl.constexpr,
     TOPK: gl.constexpr,
     DYNAMIC_SCHEDULE: gl.constexpr,
+    DX: gl.constexpr,
 ):
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
@@ -370,12 +377,12 @@ def grouped_gemm_forward_ws_kernel(
         [
             (mma_partition, (x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
                              m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS,
-                             BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, PERMUTE_Y,
-                             FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X, DYNAMIC_SCHEDULE)),
+                             BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
+                             FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X, DYNAMIC_SCHEDULE, DX)),
             (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
                               m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS, E_PAD,
                               NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
-                              TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE)),
+                              TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE, DX)),
         ],
         [GATHER_LOADER_WARPS if GATHER_X else LOADER_WARPS],
         [GATHER_LOADER_REGISTERS if GATHER_X else LOADER_REGISTERS],
@@ -386,56 +393,87 @@ def grouped_gemm_forward_ws_kernel(
 
 def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: KernelConfigForward, topk: int,
                       warmup: bool):
-    """Launch the warp-specialized forward kernel (or only compile it with warmup=True).
+    """Launch the warp-specialized kernel for Y = X · W[e]ᵀ (or only compile it with warmup=True).
 
     x: (rows, K) in expert order (pregathered by the caller), or under permute_x without pregather (rows /
     topk, K) in token order, its rows then gathered by the loader; w: (E, N, K); y: (rows, N); both
     operands 16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
     """
     E, N, K = w.shape
-    rows = y.shape[0]
-    BM, BN, BK = config.BLOCK_SIZE_M, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
-    gather_x = loader_gathers_x(config)
-    # Under gather_x the X descriptors only give the ring slots their block shape and shared layout.
-    x_desc = tma_descriptor(x, x.shape[0], K, [BM, BK])
-    x_tail_desc = tma_descriptor(x, x.shape[0], K, [config.TAIL_ROWS, BK]) if config.TAIL_ROWS else None
-    # W as (E·N, K): a tile past row N of expert e reads expert e+1 and lands only in columns the store drops.
-    w_desc = tma_descriptor(w, E * N, K, [BN, BK])
-    y_desc = tma_descriptor(y, rows, N, [BM, BN]) if config.use_tma_store else None
-    tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(N, BN)  # an upper bound
+    return launch_ws(x, w, y, m_sizes, gather_indices, topk_weights, config, warmup, out_cols=N, reduction=K,
+                     block_out=config.BLOCK_SIZE_N, block_reduction=config.BLOCK_SIZE_K, scatter=config.permute_y,
+                     topk=topk, dx=False)
+
+
+def launch_dx_ws(dy, w, dx, m_sizes, gather_indices, config: KernelConfigBackward_dX, warmup: bool):
+    """Launch the warp-specialized kernel for dX = dY · W[e] (or only compile it with warmup=True): the forward's
+    kernel with W[e]'s roles swapped, its N the reduction and its K the output columns.
+
+    dy: (rows, N) in expert order (pregathered by the caller), or under permute_y without pregather in
+    token·topk order, its rows then gathered by the loader; w: (E, N, K); dx: (rows, K), scattered to
+    token·topk order under permute_x; both operands 16-byte aligned (checked by the caller). Returns Triton's
+    compiled kernel.
+    """
+    E, N, K = w.shape
+    return launch_ws(dy, w, dx, m_sizes, gather_indices, None, config, warmup, out_cols=K, reduction=N,
+                     block_out=config.BLOCK_SIZE_K, block_reduction=config.BLOCK_SIZE_N, scatter=config.permute_x,
+                     topk=1, dx=True)
+
+
+def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights, config, warmup: bool, *, out_cols: int,
+              reduction: int, block_out: int, block_reduction: int, scatter: bool, topk: int, dx: bool):
+    """launch_forward_ws and launch_dx_ws: out (rows, out_cols) = a (rows, reduction) times a block of W[e] per
+    (out_cols, reduction) tile. W's TMA blocks are (BLOCK_SIZE_N, BLOCK_SIZE_K) of W viewed as (E·N, K) in
+    both modes; the kernel's N and K are the GEMM's out_cols and reduction."""
+    E, N, K = w.shape
+    rows = out.shape[0]
+    BM = config.BLOCK_SIZE_M
+    gather_rows = loader_gathers_rows(config)
+    # Under gather_rows the A descriptors only give the ring slots their block shape and shared layout.
+    a_desc = tma_descriptor(a, a.shape[0], reduction, [BM, block_reduction])
+    a_tail_desc = None
+    if config.TAIL_ROWS:
+        a_tail_desc = tma_descriptor(a, a.shape[0], reduction, [config.TAIL_ROWS, block_reduction])
+    # A block past row N of expert e reads expert e+1's rows (TMA's zeros past the last expert). In the
+    # forward they land in output columns the store drops; in dX they meet A's columns past N, which TMA
+    # and the gather fill with zeros, so they add nothing as long as W is finite.
+    w_desc = tma_descriptor(w, E * N, K, [config.BLOCK_SIZE_N, config.BLOCK_SIZE_K])
+    out_desc = tma_descriptor(out, rows, out_cols, [BM, block_out]) if config.use_tma_store else None
+    tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(out_cols, block_out)  # an upper bound
     # dynamic_schedule's tile counter, zeroed for each launch (one small fill, part of the timed call); without
     # it m_sizes stands in, never touched.
     tile_counter = m_sizes.new_zeros(1) if config.dynamic_schedule else m_sizes
     return launch(
-        grouped_gemm_forward_ws_kernel,
+        grouped_gemm_ws_kernel,
         tiles,
         warmup,
-        x,
-        x_desc,
+        a,
+        a_desc,
         w_desc,
-        x_tail_desc,
-        y_desc,
-        y,
+        a_tail_desc,
+        out_desc,
+        out,
         m_sizes,
         gather_indices,
-        topk_weights if topk_weights is not None else y,
+        topk_weights if topk_weights is not None else out,
         tile_counter,
-        N,
-        K,
+        out_cols,
+        reduction,
         NUM_EXPERTS=E,
         E_PAD=e_pad(E),
         NUM_SMS=num_sms(),
         BLOCK_SIZE_M=BM,
-        BLOCK_SIZE_N=BN,
-        BLOCK_SIZE_K=BK,
+        BLOCK_SIZE_N=block_out,
+        BLOCK_SIZE_K=block_reduction,
         GROUP_SIZE_M=config.GROUP_SIZE_M,
         NUM_STAGES=config.num_stages,
-        PERMUTE_Y=config.permute_y,
+        SCATTER_ROWS=scatter,
         FUSE_MUL_POST=config.fuse_mul_post,
         USE_TMA_STORE=config.use_tma_store,
         TAIL_ROWS=config.TAIL_ROWS,
-        GATHER_X=gather_x,
+        GATHER_X=gather_rows,
         TOPK=topk,
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
+        DX=dx,
         num_warps=config.num_warps,
     )
