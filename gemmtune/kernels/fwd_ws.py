@@ -28,6 +28,13 @@ Gluon kernels do not run on Triton's interpreter. Measured on the H200 with 128�
 the plain kernel (docs/perf-notes.md, entry 33); it wins with merged tails where one tile holds an expert's
 rows (entries 15 and 31), on some down GEMMs, and with the loader's gather on gate_up GEMMs whose N is
 small enough that pregather's copy costs more than the gather's slower loads (entry 34).
+
+dX = dY · W[e] runs on the same kernel (DX, launch_dx_ws; entry 39): dY in X's place, dX in Y's, W[e]'s N the
+reduction and its K the output columns. The loader reads the same (BLOCK_SIZE_N, BLOCK_SIZE_K) blocks of W
+at (reduction step, output columns), and the MMA warps take each transposed, as the forward's (output,
+reduction) block. Inside the kernel N and K are the GEMM's output columns and reduction length, and
+BLOCK_SIZE_N and BLOCK_SIZE_K its blocks of them: W's own in the forward, swapped in dX. dX's rows are
+scattered under permute_x (SCATTER_ROWS), and dY's rows gathered under permute_y (GATHER_ROWS, TOPK 1).
 """
 
 from __future__ import annotations
@@ -103,7 +110,7 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
               gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N, K,
               BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
               GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
-              GATHER_X: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
+              GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
     """The loads of flat tile `tile_id`, one ring step per K step from `step` on; returns the next step.
     With DYNAMIC_SCHEDULE each step's slot also carries the tile id in `tile_ids`, written before the
     slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself."""
@@ -112,7 +119,7 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
                                                      TAIL_ROWS)
     step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes
     tail_bytes: gl.constexpr = x_tail_desc.block_type.nbytes if TAIL_ROWS > 0 else 0
-    if GATHER_X:  # the tile's rows of X, looked up once for all its K steps
+    if GATHER_ROWS:  # the tile's rows of X, looked up once for all its K steps
         x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
                                           TOPK)
         if TAIL_ROWS > 0:
@@ -123,7 +130,7 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
         if DYNAMIC_SCHEDULE:
             publish_tile_id(tile_ids, slot, tile_id)
         k0 = k_step * BLOCK_SIZE_K
-        if GATHER_X:
+        if GATHER_ROWS:
             mbarrier.expect(ready.index(slot), w_desc.block_type.nbytes)
             gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
             if TAIL_ROWS > 0:
@@ -153,12 +160,12 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
                    x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
                    NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                    BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
-                   TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, TOPK: gl.constexpr,
+                   TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr,
                    DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
     """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
     (and the tail's X rows on a tile that computes a tail).
 
-    GATHER_X (permute_x without pregather): X stays in token order and every loader thread gathers its share
+    GATHER_ROWS (permute_x without pregather): X stays in token order and every loader thread gathers its share
     of the tile's rows (gather_indices // TOPK, looked up once per tile) by 16-byte cp.async, then arrives on
     the slot's `ready` barrier once its copies have landed; W still comes by TMA. Hopper's TMA has no row
     gather, and the copy into expert order that pregather makes first reads and writes X once more.
@@ -177,7 +184,7 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
         step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
                          x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
                          k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS,
-                         GATHER_X, TOPK, DYNAMIC_SCHEDULE, DX)
+                         GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)
         if DYNAMIC_SCHEDULE:
             tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
         else:
@@ -186,20 +193,20 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
         slot = free_slot(empty, step, NUM_STAGES)
         publish_tile_id(tile_ids, slot, total_tiles)
         mbarrier.expect(ready.index(slot), 0)
-        if GATHER_X:
+        if GATHER_ROWS:
             async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
 
 
 @gluon.jit
 def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps, NUM_STAGES: gl.constexpr,
-           WITH_TAIL: gl.constexpr, GATHER_X: gl.constexpr, DX: gl.constexpr):
+           WITH_TAIL: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
     """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
     tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
     once the wgmma that read it has retired. Returns (acc, acc_tail, step)."""
     for k_step in range(k_steps):
         slot = filled_slot(ready, step, NUM_STAGES)
-        if GATHER_X:
+        if GATHER_ROWS:
             fence_async_shared()  # the loader's cp.async wrote X through the generic proxy; wgmma reads async
         x = x_slots.index(slot)
         w = w_slots.index(slot)
@@ -223,7 +230,8 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
 def row_targets(layout: gl.constexpr, block_rows: gl.constexpr, m0, m_size, row_start, gather_indices_ptr,
                 SCATTER_ROWS: gl.constexpr):
     """(mask of the rows m0 … m0+block_rows that belong to the expert, their rows of Y), in `layout`'s rows:
-    the expert's sorted rows, or under permute_y their token·topk rows from gather_indices."""
+    the expert's sorted rows, or with SCATTER_ROWS (fwd: permute_y; dX: permute_x) their token·topk rows
+    from gather_indices."""
     offs_m = m0 + gl.arange(0, block_rows, layout=gl.SliceLayout(1, layout))
     row_mask = offs_m < m_size
     rows = row_start + gl.where(row_mask, offs_m, 0)
@@ -236,7 +244,7 @@ def row_targets(layout: gl.constexpr, block_rows: gl.constexpr, m0, m_size, row_
 def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr,
                SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, COALESCE: gl.constexpr):
     """Store acc (rows m0 … of the expert, columns n0 …; fp32 in any layout) from registers: rows past the
-    expert's end and columns past N dropped, scattered through gather_indices under permute_y, scaled by
+    expert's end and columns past N dropped, scattered through gather_indices with SCATTER_ROWS, scaled by
     topk_weights with fuse_mul_post. COALESCE (acc in a wgmma accumulator layout): converted to
     row_store_layout after the cast, so each thread stores 16 bytes at a time."""
     acc_layout: gl.constexpr = acc.type.layout
@@ -259,7 +267,7 @@ def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_sl
              topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N,
              BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
              NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
-             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, DX: gl.constexpr):
+             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
     """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
     the next step."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
@@ -273,20 +281,20 @@ def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_sl
     if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
         if tail:
             acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                         k_steps, NUM_STAGES, True, GATHER_X, DX)
+                                         k_steps, NUM_STAGES, True, GATHER_ROWS, DX)
             # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
             store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
                        gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS, FUSE_MUL_POST, False)
         else:
             acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                         k_steps, NUM_STAGES, False, GATHER_X, DX)
+                                         k_steps, NUM_STAGES, False, GATHER_ROWS, DX)
     else:
         acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
-                                     NUM_STAGES, False, GATHER_X, DX)
+                                     NUM_STAGES, False, GATHER_ROWS, DX)
     if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
         # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
         # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
-        # store away from permute_y, so no scatter and no fuse_mul_post here.)
+        # store away from a scattered output, so no scatter and no fuse_mul_post here.)
         tma_store_async(y_desc, row_start + m0, n0, y_slot, acc.to(y_ptr.dtype.element_ty))
     else:
         store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS,
@@ -300,7 +308,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc
                   NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
-                  TAIL_ROWS: gl.constexpr, GATHER_X: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
+                  TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
                   DX: gl.constexpr):
     """Consume the ring tile by tile (mma_tile): the tiles the loader's schedule gives this program, read
     with DYNAMIC_SCHEDULE from the ring slot of each tile's first step."""
@@ -314,7 +322,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc
         step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
                         gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
                         step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
-                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X, DX)
+                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX)
         tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else tile_id + NUM_SMS
     if USE_TMA_STORE:
         tma.store_wait(0)
@@ -346,11 +354,13 @@ def grouped_gemm_ws_kernel(
     FUSE_MUL_POST: gl.constexpr,
     USE_TMA_STORE: gl.constexpr,
     TAIL_ROWS: gl.constexpr,
-    GATHER_X: gl.constexpr,
+    GATHER_ROWS: gl.constexpr,
     TOPK: gl.constexpr,
     DYNAMIC_SCHEDULE: gl.constexpr,
     DX: gl.constexpr,
 ):
+    """Y (rows, N) = X (rows, K) · W[e]ᵀ per expert, or with DX dX = dY · W[e] with N and K as the module
+    docstring says; launched by launch_forward_ws and launch_dx_ws."""
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
     # Partitions take no None: the constexpr-false branches never touch these stand-ins.
@@ -368,7 +378,7 @@ def grouped_gemm_ws_kernel(
         tile_ids = tile_id_slots(NUM_STAGES)
     else:
         tile_ids = x_slots
-    if GATHER_X:  # a slot is ready after the W bytes and one cp.async arrival per loader thread
+    if GATHER_ROWS:  # a slot is ready after the W bytes and one cp.async arrival per loader thread
         ready, empty = ring_barriers(NUM_STAGES, 1 + 32 * GATHER_LOADER_WARPS)
     else:
         ready, empty = ring_barriers(NUM_STAGES)
@@ -378,14 +388,14 @@ def grouped_gemm_ws_kernel(
             (mma_partition, (x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
                              m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS,
                              BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
-                             FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_X, DYNAMIC_SCHEDULE, DX)),
+                             FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE, DX)),
             (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
                               m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS, E_PAD,
                               NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
-                              TAIL_ROWS, GATHER_X, TOPK, DYNAMIC_SCHEDULE, DX)),
+                              TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)),
         ],
-        [GATHER_LOADER_WARPS if GATHER_X else LOADER_WARPS],
-        [GATHER_LOADER_REGISTERS if GATHER_X else LOADER_REGISTERS],
+        [GATHER_LOADER_WARPS if GATHER_ROWS else LOADER_WARPS],
+        [GATHER_LOADER_REGISTERS if GATHER_ROWS else LOADER_REGISTERS],
     )
 
     invalidate_ring(ready, empty, NUM_STAGES)
@@ -471,7 +481,7 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights, config, warmup: 
         FUSE_MUL_POST=config.fuse_mul_post,
         USE_TMA_STORE=config.use_tma_store,
         TAIL_ROWS=config.TAIL_ROWS,
-        GATHER_X=gather_rows,
+        GATHER_ROWS=gather_rows,
         TOPK=topk,
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
         DX=dx,
