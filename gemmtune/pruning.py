@@ -8,9 +8,9 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
   of two from 8 below BLOCK_SIZE_M; dynamic_schedule needs warp_specialize).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
   kernels of gemmtune.kernels.fwd_ws (fwd and dX) and dw_ws, with their own limits
-  (hopper_warp_specialize_rule); from
-  10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's docstring: Blackwell only; compiled for sm_90
-  that kernel is the same with and without it, checked with benchmarks/sass_report.py).
+  (hopper_warp_specialize_rule); from 10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's
+  docstring: Blackwell only; compiled for sm_90 that kernel is the same with and without it, checked with
+  benchmarks/sass_report.py).
 - tma_alignment: a TMA descriptor's row stride must be a multiple of 16 bytes (CUDA Driver API,
   cuTensorMapEncodeTiled: globalStrides multiple of 16).
 - shared_memory: the software pipeline holds num_stages copies of both operand tiles in shared memory;
@@ -86,8 +86,7 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
     register stores where each warp holds whole rows, 128 B for a loader warpgroup, and 128 B for a dynamic
     schedule's tile ids), num_stages blocks of TAIL_ROWS rows of X (dY in dX) with TAIL_ROWS, and for dW the
-    int32 gather
-    indices of one M block. Checked against Triton 3.6's report for every config of the default space on the
+    int32 gather indices of one M block. Checked against Triton 3.6's report for every config of the default space on the
     H200 (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
     keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
     """
