@@ -135,7 +135,7 @@ class KernelConfigBackward_dX(KernelConfig):
     half_tail: as in KernelConfigForward (dX tiles M the same way).
 
     warp_specialize on Hopper runs the Gluon forward kernel with W[e]'s roles swapped (N the reduction, K the
-    output columns: gemmtune.kernels.fwd_ws.launch_dx_ws), with its TAIL_ROWS and dynamic_schedule as in
+    output columns: gemmtune.kernels.fwd_ws.launch_ws), with its TAIL_ROWS and dynamic_schedule as in
     KernelConfigForward; its loader may gather dY's rows under permute_y instead of pregather.
     """
 

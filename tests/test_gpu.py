@@ -106,6 +106,12 @@ def x_route(problem, route: str) -> dict:
     return dict(use_tma_load_x=pregather or not problem.permute_x, pregather=pregather)
 
 
+def merged_tails(m_sizes, block_m: int, tail_rows: int) -> int:
+    """How many experts have a last partial block of at most tail_rows rows after a full one: the tails the
+    Gluon kernel merges (gemmtune.kernels.hopper_ws.m_blocks)."""
+    return int(((m_sizes % block_m > 0) & (m_sizes % block_m <= tail_rows) & (m_sizes > block_m)).sum())
+
+
 def assert_correct_within_predicted_smem(problem, inputs, config) -> Launcher:
     """Launch `config` on `inputs`: its output within the dtype's tolerance of the fp32 reference, and Triton's
     reported shared memory within pruning's prediction. Returns the launcher (its compiled kernel)."""
@@ -159,15 +165,14 @@ def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilo
     if pruned:
         pytest.skip(pruned[0].reason)
     inputs = make_inputs(problem, "cuda")
-    m = inputs.m_sizes
-    merged = int(((m % bm > 0) & (m % bm <= tail_rows) & (m > bm)).sum())
-    assert merged > 0, "no expert has a tail to merge: the case does not test the tail path"
+    assert merged_tails(inputs.m_sizes, bm, tail_rows) > 0, \
+        "no expert has a tail to merge: the case does not test the tail path"
     assert_correct_within_predicted_smem(problem, inputs, config)
 
 
 WARP_SPECIALIZED_DX = [
     # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_warps, TAIL_ROWS); dX on the forward's Gluon kernel
-    # (gemmtune.kernels.fwd_ws.launch_dx_ws): BLOCK_SIZE_N steps through the reduction (N), BLOCK_SIZE_K is
+    # (gemmtune.kernels.fwd_ws.launch_ws): BLOCK_SIZE_N steps through the reduction (N), BLOCK_SIZE_K is
     # the tile's width in the output (K)
     (Problem("dx", 256, 4096, 4096, 7168, 8, permute="x"), 128, 64, 256, 8, 32),  # W past 2^31, scattered rows
     (Problem("dx", 32, 2048, 2880, 2880, 4, permute="y"), 128, 64, 128, 8, 32),  # K tail, dY's rows routed
@@ -197,8 +202,7 @@ def test_warp_specialized_dx_is_correct(problem, bm, bn, bk, warps, tail_rows, t
         pytest.skip(pruned[0].reason)  # a TMA store under permute_x
     inputs = make_inputs(problem, "cuda")
     if tail == "merged":
-        m = inputs.m_sizes
-        assert int(((m % bm > 0) & (m % bm <= tail_rows) & (m > bm)).sum()) > 0, "no expert has a tail to merge"
+        assert merged_tails(inputs.m_sizes, bm, tail_rows) > 0, "no expert has a tail to merge"
     launcher = assert_correct_within_predicted_smem(problem, inputs, config)
     assert launcher.compiled.name == "grouped_gemm_ws_kernel"
 

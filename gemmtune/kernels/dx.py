@@ -7,7 +7,7 @@ dx: (M·topk, K) in the input dtype; in token·topk order with permute_x (scatte
     gather_indices; summing over topk gives the token gradient), else sorted by expert.
 grid: (min(NUM_SMS, tiles),); tiles are (expert, M block, K block), each a loop over N, fp32 accumulation.
 With half_tail, an expert's last M block that holds at most BLOCK_SIZE_M/2 rows is a BLOCK_SIZE_M/2-row tile.
-With warp_specialize on Hopper the Gluon forward kernel computes dX instead (gemmtune.kernels.fwd_ws.launch_dx_ws).
+With warp_specialize on Hopper the Gluon forward kernel computes dX instead (gemmtune.kernels.fwd_ws.launch_ws).
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def grouped_gemm_dX(
         from gemmtune.kernels import fwd_ws
 
         prepare_tma(dy.device, (("dy", True, dy), ("w", True, w), ("dx", config.use_tma_store, dx)))
-        return dx, fwd_ws.launch_dx_ws(dy, w, dx, m_sizes, gather_indices, config, warmup)
+        return dx, fwd_ws.launch_ws(dy, w, dx, m_sizes, gather_indices, None, config, topk, warmup)
     prepare_tma(dy.device, (("dy", config.use_tma_load_dy, dy), ("w", config.use_tma_load_w, w), ("dx", config.use_tma_store, dx)))
     tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(K, config.BLOCK_SIZE_K)  # an upper bound
     compiled = launch(

@@ -209,7 +209,7 @@ def grouped_gemm_forward(
         from gemmtune.kernels import fwd_ws
 
         prepare_tma(x.device, (("x", True, x), ("w", True, w), ("y", config.use_tma_store, y)))
-        return y, fwd_ws.launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config, topk, warmup)
+        return y, fwd_ws.launch_ws(x, w, y, m_sizes, gather_indices, topk_weights, config, topk, warmup)
     prepare_tma(x.device, (("x", config.use_tma_load_x, x), ("w", config.use_tma_load_w, w), ("y", config.use_tma_store, y)))
     tiles = (triton.cdiv(rows, config.BLOCK_SIZE_M) + E) * triton.cdiv(N, config.BLOCK_SIZE_N)  # an upper bound
     compiled = launch(

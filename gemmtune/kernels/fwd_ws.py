@@ -29,7 +29,7 @@ the plain kernel (docs/perf-notes.md, entry 33); it wins with merged tails where
 rows (entries 15 and 31), on some down GEMMs, and with the loader's gather on gate_up GEMMs whose N is
 small enough that pregather's copy costs more than the gather's slower loads (entry 34).
 
-dX = dY · W[e] runs on the same kernel (DX, launch_dx_ws; entry 39): dY in X's place, dX in Y's, W[e]'s N the
+dX = dY · W[e] runs on the same kernel (DX, launch_ws; entry 39): dY in X's place, dX in Y's, W[e]'s N the
 reduction and its K the output columns. The loader reads the same (BLOCK_SIZE_N, BLOCK_SIZE_K) blocks of W
 at (reduction step, output columns), and the MMA warps take each transposed, as the forward's (output,
 reduction) block. Inside the kernel N and K are the GEMM's output columns and reduction length, and
@@ -360,7 +360,7 @@ def grouped_gemm_ws_kernel(
     DX: gl.constexpr,
 ):
     """Y (rows, N) = X (rows, K) · W[e]ᵀ per expert, or with DX dX = dY · W[e] with N and K as the module
-    docstring says; launched by launch_forward_ws and launch_dx_ws."""
+    docstring says; launched by launch_ws."""
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
     # Partitions take no None: the constexpr-false branches never touch these stand-ins.
@@ -401,41 +401,26 @@ def grouped_gemm_ws_kernel(
     invalidate_ring(ready, empty, NUM_STAGES)
 
 
-def launch_forward_ws(x, w, y, m_sizes, gather_indices, topk_weights, config: KernelConfigForward, topk: int,
-                      warmup: bool):
-    """Launch the warp-specialized kernel for Y = X · W[e]ᵀ (or only compile it with warmup=True).
+def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
+              config: KernelConfigForward | KernelConfigBackward_dX, topk: int, warmup: bool):
+    """Launch the warp-specialized kernel (or only compile it with warmup=True) for a forward or dX config.
 
-    x: (rows, K) in expert order (pregathered by the caller), or under permute_x without pregather (rows /
-    topk, K) in token order, its rows then gathered by the loader; w: (E, N, K); y: (rows, N); both
-    operands 16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
+    fwd, Y = X · W[e]ᵀ: a = x, (rows, K) in expert order (pregathered by the caller), or under permute_x without
+    pregather (rows / topk, K) in token order, its rows then gathered by the loader; out = y (rows, N),
+    scattered to token·topk order under permute_y.
+    dX, dX = dY · W[e] (W[e]'s roles swapped: its N the reduction, its K the output columns): a = dy, (rows, N)
+    in expert order (pregathered), or under permute_y without pregather in token·topk order, gathered by the
+    loader; out = dx (rows, K), scattered to token·topk order under permute_x; topk_weights unused.
+    w: (E, N, K), read in (BLOCK_SIZE_N, BLOCK_SIZE_K) TMA blocks of W viewed as (E·N, K) in both modes. a and w
+    16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
     """
     E, N, K = w.shape
-    return launch_ws(x, w, y, m_sizes, gather_indices, topk_weights, config, warmup, out_cols=N, reduction=K,
-                     block_out=config.BLOCK_SIZE_N, block_reduction=config.BLOCK_SIZE_K, scatter=config.permute_y,
-                     topk=topk, dx=False)
-
-
-def launch_dx_ws(dy, w, dx, m_sizes, gather_indices, config: KernelConfigBackward_dX, warmup: bool):
-    """Launch the warp-specialized kernel for dX = dY · W[e] (or only compile it with warmup=True): the forward's
-    kernel with W[e]'s roles swapped, its N the reduction and its K the output columns.
-
-    dy: (rows, N) in expert order (pregathered by the caller), or under permute_y without pregather in
-    token·topk order, its rows then gathered by the loader; w: (E, N, K); dx: (rows, K), scattered to
-    token·topk order under permute_x; both operands 16-byte aligned (checked by the caller). Returns Triton's
-    compiled kernel.
-    """
-    E, N, K = w.shape
-    return launch_ws(dy, w, dx, m_sizes, gather_indices, None, config, warmup, out_cols=K, reduction=N,
-                     block_out=config.BLOCK_SIZE_K, block_reduction=config.BLOCK_SIZE_N, scatter=config.permute_x,
-                     topk=1, dx=True)
-
-
-def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights, config, warmup: bool, *, out_cols: int,
-              reduction: int, block_out: int, block_reduction: int, scatter: bool, topk: int, dx: bool):
-    """launch_forward_ws and launch_dx_ws: out (rows, out_cols) = a (rows, reduction) times a block of W[e] per
-    (out_cols, reduction) tile. W's TMA blocks are (BLOCK_SIZE_N, BLOCK_SIZE_K) of W viewed as (E·N, K) in
-    both modes; the kernel's N and K are the GEMM's out_cols and reduction."""
-    E, N, K = w.shape
+    dx = config.mode == "dx"
+    # The kernel's N and K: the GEMM's output columns and reduction, and BLOCK_SIZE_N / _K its blocks of them.
+    if dx:
+        out_cols, reduction, block_out, block_reduction = K, N, config.BLOCK_SIZE_K, config.BLOCK_SIZE_N
+    else:
+        out_cols, reduction, block_out, block_reduction = N, K, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
     rows = out.shape[0]
     BM = config.BLOCK_SIZE_M
     gather_rows = loader_gathers_rows(config)
@@ -477,12 +462,12 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights, config, warmup: 
         BLOCK_SIZE_K=block_reduction,
         GROUP_SIZE_M=config.GROUP_SIZE_M,
         NUM_STAGES=config.num_stages,
-        SCATTER_ROWS=scatter,
+        SCATTER_ROWS=config.permute_x if dx else config.permute_y,
         FUSE_MUL_POST=config.fuse_mul_post,
         USE_TMA_STORE=config.use_tma_store,
         TAIL_ROWS=config.TAIL_ROWS,
         GATHER_ROWS=gather_rows,
-        TOPK=topk,
+        TOPK=1 if dx else topk,  # dY's gather indices are its rows; X's are rows // topk
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
         DX=dx,
         num_warps=config.num_warps,
