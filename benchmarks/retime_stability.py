@@ -8,9 +8,9 @@ The candidates are the `--top` fastest ok configs of that problem in a results f
 screened ones), checked once against the torch reference. Each repeat runs gemmtune.engine.retime's
 retime_interleaved over the candidates and the torch baselines once per budget, the budgets alternating, and
 prints the config it would pick, that pick's speedup over the faster baseline of the same rounds, and how
-long the re-time took. The summary pools every sample of every repeat into one median per config (the best
-estimate this process has) and gives each budget's picks their regret against it: the pooled time of the
-config picked over the pooled time of the pooled best. A budget is 'name:key=value,...' over rounds,
+long the re-time took. The summary pools each config's medians of every repeat and budget into one median
+(the best estimate this process has) and gives each budget's picks their regret against it: the pooled time
+of the config picked over the pooled time of the pooled best. A budget is 'name:key=value,...' over rounds,
 warmup_ms (default 5), rep_ms and min_samples (default 1). --json writes every repeat's medians and sample counts.
 """
 

@@ -113,7 +113,9 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
               GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
     """The loads of flat tile `tile_id`, one ring step per K step from `step` on; returns the next step.
     With DYNAMIC_SCHEDULE each step's slot also carries the tile id in `tile_ids`, written before the
-    slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself."""
+    slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself. They
+    read only the first step's entry; writing it at the first step alone makes the compiler peel that step,
+    and the 128×256 loader gather with merged tails then spills (sass_report, sm_90: 9 LDL/STL)."""
     e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
                                                      num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                      TAIL_ROWS)
