@@ -32,6 +32,7 @@ from gemmtune.kernels.common import (
     shared_meta,
     swizzle_tile,
 )
+from gemmtune.kernels.padded_gather import gather_rows_padded
 
 
 @triton.jit
@@ -199,17 +200,26 @@ def grouped_gemm_dW(
     if out is not None and (out.shape != (E, N, K) or out.dtype != x.dtype or not out.is_contiguous()):
         raise ValueError(f"out must be ({E}, {N}, {K}) {x.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     x, dy = x.contiguous(), dy.contiguous()
+    dw = out if out is not None else torch.empty((E, N, K), dtype=x.dtype, device=x.device)
+    if runs_gluon_kernel(config):
+        from gemmtune.kernels import dw_ws
+
+        # The routed operand in expert order with each expert padded to whole M blocks of zero rows, so the
+        # kernel need not zero the rows past an expert's end (gemmtune.kernels.padded_gather).
+        padded = None
+        if config.pregather and (config.permute_x or config.permute_y):
+            padded = "x" if config.permute_x else "dy"
+            routed, routed_topk = (x, topk) if config.permute_x else (dy, 1)
+            routed = gather_rows_padded(routed, gather_indices, m_sizes, routed_topk, config.BLOCK_SIZE_M,
+                                        warmup)
+            x, dy = (routed, dy) if config.permute_x else (x, routed)
+        prepare_tma(x.device, (("x", True, x), ("dy", True, dy), ("dw", config.use_tma_store, dw)))
+        return dw, dw_ws.launch_dw_ws(x, dy, dw, m_sizes, config, warmup, padded)
     if config.pregather:  # the gathered operand in expert order ahead of the kernel, which reads it by TMA
         if config.permute_x:
             x = gather_rows(x, gather_indices, topk)
         else:
             dy = gather_rows(dy, gather_indices)
-    dw = out if out is not None else torch.empty((E, N, K), dtype=x.dtype, device=x.device)
-    if runs_gluon_kernel(config):
-        from gemmtune.kernels import dw_ws
-
-        prepare_tma(x.device, (("x", True, x), ("dy", True, dy), ("dw", config.use_tma_store, dw)))
-        return dw, dw_ws.launch_dw_ws(x, dy, dw, m_sizes, config, warmup)
     if config.SPLIT_M > 1:
         acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)
     else:

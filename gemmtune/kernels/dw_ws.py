@@ -13,9 +13,13 @@ With few rows per expert (deepseek-v3: 128 at 4096 tokens, two M steps per tile)
 most of a tile filling its pipeline and writing the tile; here the next tile's loads and this tile's store
 overlap the MMAs.
 
-Operands: dy (rows, N) and x (rows, K), both in expert order (the wrapper pregathers the routed one), read
-by TMA. A block that runs past its expert's last row loads the next expert's rows (or TMA's zeros past the
-last row): the MMA warps zero those rows of the dY slot in shared memory before its wgmma.
+Operands: dy (rows, N) and x (rows, K), both in expert order, read by TMA. The routed one (X under permute_x,
+dY under permute_y) comes from the wrapper's padded gather (gemmtune.kernels.padded_gather: each expert's rows
+start at a block boundary and end in zero rows), so a block past an expert's end multiplies the other
+operand's rows there (the next expert's, finite data) by zeros. Without a routed operand both are packed: a
+block that runs past its expert's last row loads the next expert's rows (or TMA's zeros past the last row),
+and the MMA warps zero those rows of the dY slot in shared memory before its wgmma. That zeroing cost 1-3 %
+of the kernel's time where most tiles end in a partial block (docs/perf-notes.md, entries 24 and 41).
 """
 
 from __future__ import annotations
@@ -64,24 +68,36 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N: gl.conste
 
 
 @gluon.jit
+def padded_row_start(e, offs_e, blocks, block_end, BLOCK_SIZE_M: gl.constexpr):
+    """Expert e's first row in the padded layout of gemmtune.kernels.padded_gather, from its per-expert block
+    counts and their inclusive cumulative sum (expert_vectors with one tile per M block)."""
+    return gl.sum(gl.where(offs_e == e, block_end - blocks, 0), 0) * BLOCK_SIZE_M
+
+
+@gluon.jit
 def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr, N, K,
                    NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                    BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
-                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr):
-    """Fill the ring: for every M step of every tile of this program, wait for a free slot, then TMA dY and X."""
-    offs_e, m_sizes, row_end, _, _, _ = expert_vectors(m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, 1)
+                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, X_PADDED: gl.constexpr,
+                   DY_PADDED: gl.constexpr):
+    """Fill the ring: for every M step of every tile of this program, wait for a free slot, then TMA dY and X
+    (the padded one at its padded rows)."""
+    offs_e, m_sizes, row_end, blocks, block_end, _ = expert_vectors(m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, 1)
     total_tiles = NUM_EXPERTS * gl.cdiv(N, BLOCK_SIZE_N) * gl.cdiv(K, BLOCK_SIZE_K)
     step_bytes: gl.constexpr = dy_desc.block_type.nbytes + x_desc.block_type.nbytes
     step = 0
     for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
         e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
                                                    BLOCK_SIZE_K, GROUP_SIZE_M)
+        padded_start = padded_row_start(e, offs_e, blocks, block_end, BLOCK_SIZE_M)
+        dy_start = padded_start if DY_PADDED else row_start
+        x_start = padded_start if X_PADDED else row_start
         for m_block in range(gl.cdiv(m_size, BLOCK_SIZE_M)):
             slot = free_slot(empty, step, NUM_STAGES)
             mbarrier.expect(ready.index(slot), step_bytes)
-            row = row_start + m_block * BLOCK_SIZE_M
-            tma.async_copy_global_to_shared(dy_desc, [row, n0], ready.index(slot), dy_slots.index(slot))
-            tma.async_copy_global_to_shared(x_desc, [row, k0], ready.index(slot), x_slots.index(slot))
+            m0 = m_block * BLOCK_SIZE_M
+            tma.async_copy_global_to_shared(dy_desc, [dy_start + m0, n0], ready.index(slot), dy_slots.index(slot))
+            tma.async_copy_global_to_shared(x_desc, [x_start + m0, k0], ready.index(slot), x_slots.index(slot))
             step += 1
 
 
@@ -100,7 +116,8 @@ def zero_rows_from(slot, first_row):
 def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_sizes_ptr, N, K,
                   NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                   BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
-                  GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, USE_TMA_STORE: gl.constexpr):
+                  GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, USE_TMA_STORE: gl.constexpr,
+                  ZERO_PAST_END: gl.constexpr):
     """Consume the ring with async wgmma (one in flight while the next slot is awaited), then store the tile."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, BLOCK_SIZE_K, gl.num_warps())
     offs_e, m_sizes, row_end, _, _, _ = expert_vectors(m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, 1)
@@ -115,9 +132,9 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
             slot = filled_slot(ready, step, NUM_STAGES)
             dy = dy_slots.index(slot)
             x = x_slots.index(slot)
-            if (m_block + 1) * BLOCK_SIZE_M > m_size:
-                # The expert's last block runs into the next expert's rows: they must not reach the sum.
-                zero_rows_from(dy, m_size - m_block * BLOCK_SIZE_M)
+            if ZERO_PAST_END:  # no padded operand: the next expert's rows must not reach the sum
+                if (m_block + 1) * BLOCK_SIZE_M > m_size:
+                    zero_rows_from(dy, m_size - m_block * BLOCK_SIZE_M)
             acc = warpgroup_mma(dy.permute((1, 0)), x, acc, is_async=True)
             acc, dy, x = warpgroup_mma_wait(1, deps=[acc, dy, x])
             release_previous_slot(empty, step, NUM_STAGES, m_block > 0)
@@ -161,6 +178,8 @@ def grouped_gemm_dW_ws_kernel(
     GROUP_SIZE_M: gl.constexpr,
     NUM_STAGES: gl.constexpr,
     USE_TMA_STORE: gl.constexpr,
+    X_PADDED: gl.constexpr,
+    DY_PADDED: gl.constexpr,
 ):
     dy_slots = ring_slots(dy_desc, NUM_STAGES)
     x_slots = ring_slots(x_desc, NUM_STAGES)
@@ -175,9 +194,10 @@ def grouped_gemm_dW_ws_kernel(
         [
             (mma_partition, (dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_sizes_ptr, N, K,
                              NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
-                             NUM_STAGES, USE_TMA_STORE)),
+                             NUM_STAGES, USE_TMA_STORE, not (X_PADDED or DY_PADDED))),
             (load_partition, (dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr, N, K, NUM_EXPERTS,
-                              E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES)),
+                              E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
+                              X_PADDED, DY_PADDED)),
         ],
         [LOADER_WARPS],
         [LOADER_REGISTERS],
@@ -186,17 +206,18 @@ def grouped_gemm_dW_ws_kernel(
     invalidate_ring(ready, empty, NUM_STAGES)
 
 
-def launch_dw_ws(x, dy, dw, m_sizes, config: KernelConfigBackward_dW, warmup: bool):
+def launch_dw_ws(x, dy, dw, m_sizes, config: KernelConfigBackward_dW, warmup: bool, padded: str | None = None):
     """Launch the warp-specialized dW kernel (or only compile it with warmup=True).
 
-    x: (rows, K) and dy: (rows, N), both in expert order (the caller pregathers the routed one); dw: (E, N, K);
-    all 16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
+    x: (rows, K) and dy: (rows, N), both in expert order; padded names the one ("x" or "dy") in the padded
+    layout of gemmtune.kernels.padded_gather with BLOCK_SIZE_M-row blocks (more rows than the other), or None
+    when both are packed. dw: (E, N, K); all 16-byte aligned (checked by the caller). Returns Triton's compiled
+    kernel.
     """
     E, N, K = dw.shape
-    rows = dy.shape[0]
     BM, BN, BK = config.BLOCK_SIZE_M, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
-    dy_desc = tma_descriptor(dy, rows, N, [BM, BN])
-    x_desc = tma_descriptor(x, rows, K, [BM, BK])
+    dy_desc = tma_descriptor(dy, dy.shape[0], N, [BM, BN])
+    x_desc = tma_descriptor(x, x.shape[0], K, [BM, BK])
     dw_desc = tma_descriptor(dw, E * N, K, [BN, BK]) if config.use_tma_store else None
     return launch(
         grouped_gemm_dW_ws_kernel,
@@ -218,5 +239,7 @@ def launch_dw_ws(x, dy, dw, m_sizes, config: KernelConfigBackward_dW, warmup: bo
         GROUP_SIZE_M=config.GROUP_SIZE_M,
         NUM_STAGES=config.num_stages,
         USE_TMA_STORE=config.use_tma_store,
+        X_PADDED=padded == "x",
+        DY_PADDED=padded == "dy",
         num_warps=config.num_warps,
     )
