@@ -35,7 +35,9 @@ class KernelConfig:
     pregather: the operand that the problem gathers on load (fwd: X under permute_x; dX: dY under permute_y;
     dW: X under permute_x or dY under permute_y) is gathered once into expert order by torch.index_select
     before the kernel (rows·K or rows·N elements read and written, part of the timed call), so that the
-    kernel reads whole tiles of it with TMA; the pruning rules require that operand's TMA flag with it.
+    kernel reads whole tiles of it with TMA; the pruning rules require that operand's TMA flag with it. For
+    the Gluon dW kernel the copy also pads each expert to whole BLOCK_SIZE_M blocks of zero rows
+    (gemmtune.kernels.padded_gather).
     """
 
     BLOCK_SIZE_M: int = 64
