@@ -205,14 +205,13 @@ def grouped_gemm_dW(
         from gemmtune.kernels import dw_ws
 
         # The routed operand in expert order with each expert padded to whole M blocks of zero rows, so the
-        # kernel need not zero the rows past an expert's end (gemmtune.kernels.padded_gather).
+        # kernel need not zero the rows past an expert's end (gemmtune.kernels.padded_gather). Pruning keeps
+        # pregather to a problem with a routed operand.
         padded = None
-        if config.pregather and (config.permute_x or config.permute_y):
-            padded = "x" if config.permute_x else "dy"
-            routed, routed_topk = (x, topk) if config.permute_x else (dy, 1)
-            routed = gather_rows_padded(routed, gather_indices, m_sizes, routed_topk, config.BLOCK_SIZE_M,
-                                        warmup)
-            x, dy = (routed, dy) if config.permute_x else (x, routed)
+        if config.pregather and config.permute_x:
+            x, padded = gather_rows_padded(x, gather_indices, m_sizes, topk, config.BLOCK_SIZE_M, warmup), "x"
+        elif config.pregather:
+            dy, padded = gather_rows_padded(dy, gather_indices, m_sizes, 1, config.BLOCK_SIZE_M, warmup), "dy"
         prepare_tma(x.device, (("x", True, x), ("dy", True, dy), ("dw", config.use_tma_store, dw)))
         return dw, dw_ws.launch_dw_ws(x, dy, dw, m_sizes, config, warmup, padded)
     if config.pregather:  # the gathered operand in expert order ahead of the kernel, which reads it by TMA

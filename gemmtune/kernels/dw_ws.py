@@ -68,13 +68,6 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N: gl.conste
 
 
 @gluon.jit
-def padded_row_start(e, offs_e, blocks, block_end, BLOCK_SIZE_M: gl.constexpr):
-    """Expert e's first row in the padded layout of gemmtune.kernels.padded_gather, from its per-expert block
-    counts and their inclusive cumulative sum (expert_vectors with one tile per M block)."""
-    return gl.sum(gl.where(offs_e == e, block_end - blocks, 0), 0) * BLOCK_SIZE_M
-
-
-@gluon.jit
 def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr, N, K,
                    NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                    BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
@@ -89,7 +82,10 @@ def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr
     for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
         e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
                                                    BLOCK_SIZE_K, GROUP_SIZE_M)
-        padded_start = padded_row_start(e, offs_e, blocks, block_end, BLOCK_SIZE_M)
+        # The padded layout (gemmtune.kernels.padded_gather) starts expert e at its first M block: the same
+        # prefix sum as its first row, over block counts.
+        first_block, _ = expert_rows(e, offs_e, blocks, block_end)
+        padded_start = first_block * BLOCK_SIZE_M
         dy_start = padded_start if DY_PADDED else row_start
         x_start = padded_start if X_PADDED else row_start
         for m_block in range(gl.cdiv(m_size, BLOCK_SIZE_M)):

@@ -167,10 +167,11 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
     """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
     (and the tail's X rows on a tile that computes a tail).
 
-    GATHER_ROWS (permute_x without pregather): X stays in token order and every loader thread gathers its share
-    of the tile's rows (gather_indices // TOPK, looked up once per tile) by 16-byte cp.async, then arrives on
-    the slot's `ready` barrier once its copies have landed; W still comes by TMA. Hopper's TMA has no row
-    gather, and the copy into expert order that pregather makes first reads and writes X once more.
+    GATHER_ROWS (permute_x without pregather; dX: permute_y, dY in X's place): X stays in token order and every
+    loader thread gathers its share of the tile's rows (gather_indices // TOPK, looked up once per tile) by
+    16-byte cp.async, then arrives on the slot's `ready` barrier once its copies have landed; W still comes by
+    TMA. Hopper's TMA has no row gather, and the copy into expert order that pregather makes first reads and
+    writes X once more.
 
     Tiles: program p takes p, p + NUM_SMS, … or, with DYNAMIC_SCHEDULE, p first and then whichever tile the
     atomic counter hands it, claimed once this tile's loads are issued (the ring is full then, so the MMA

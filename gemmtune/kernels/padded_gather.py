@@ -20,7 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from gemmtune.kernels.common import e_pad, expert_rows
+from gemmtune.kernels.common import e_pad, expert_tiles, locate_tile
 
 
 def padded_rows(rows: int, E: int, block_rows: int) -> int:
@@ -32,17 +32,14 @@ def padded_rows(rows: int, E: int, block_rows: int) -> int:
 @triton.jit
 def padded_gather_kernel(src_ptr, dst_ptr, gather_indices_ptr, m_sizes_ptr, D, NUM_EXPERTS: tl.constexpr,
                          E_PAD: tl.constexpr, TOPK: tl.constexpr, BLOCK_ROWS: tl.constexpr, BLOCK_D: tl.constexpr):
-    """Program (b, d): padded block b (whole blocks never straddle experts), columns d·BLOCK_D … of dst."""
+    """Program (b, d): padded block b (whole blocks never straddle experts), columns d·BLOCK_D … of dst. The
+    blocks are the GEMM kernels' M blocks with one tile each, located the same way (expert_tiles, locate_tile)."""
     block = tl.program_id(0)
-    offs_e = tl.arange(0, E_PAD)
-    m_sizes = tl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
-    blocks = tl.cdiv(m_sizes, BLOCK_ROWS)
-    block_end = tl.cumsum(blocks, 0)
-    live = block < tl.sum(blocks, 0)  # past the last expert's blocks: nothing to write
-    e = tl.sum((block_end <= block).to(tl.int32), 0)
-    row_start, m_size = expert_rows(e, offs_e, m_sizes, tl.cumsum(m_sizes, 0))
-    first_block = tl.sum(tl.where(offs_e == e, block_end - blocks, 0), 0)
-    local = (block - first_block) * BLOCK_ROWS + tl.arange(0, BLOCK_ROWS)
+    offs_e, m_sizes, row_end, blocks, block_end, total_blocks = expert_tiles(m_sizes_ptr, NUM_EXPERTS, E_PAD,
+                                                                             BLOCK_ROWS, 1)
+    live = block < total_blocks  # past the last expert's blocks: nothing to write
+    _, row_start, m_size, local_block = locate_tile(block, offs_e, m_sizes, row_end, blocks, block_end)
+    local = local_block * BLOCK_ROWS + tl.arange(0, BLOCK_ROWS)
     real = live & (local < m_size)
     src_rows = tl.load(gather_indices_ptr + row_start + local, mask=real, other=0) // TOPK
     offs_d = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
