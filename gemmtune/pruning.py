@@ -34,10 +34,11 @@ from gemmtune.problem import Problem
 MAX_REGISTERS_PER_THREAD = 255
 MBARRIER_BYTES = 8
 WARP_SPECIALIZE_SCRATCH_BYTES = 160
-# The Gluon kernels turn a tile they store from registers into 16-byte rows through this much scratch per
-# warp, where each warp keeps its rows (gemmtune.kernels.hopper_ws.row_store_layout; sass_report, sm_90,
-# fwd: 2,052 B with 4 warps, 4,100 B with 8, in place of the 116-156 B of scratch without it).
-ROW_STORE_SCRATCH_BYTES_PER_WARP = 512
+# The Gluon kernels turn a tile they store from registers into rows of 16 bytes per lane through scratch of
+# this many of the tile's rows per warp, row_store_lanes · 8 elements wide, where each warp keeps its rows
+# (gemmtune.kernels.hopper_ws.row_store_layout; sass_report, sm_90, fwd 128×256 bf16 with 8 warps: 2,048 B
+# per warp at 8 lanes, 512 B at 2).
+ROW_STORE_SCRATCH_ROWS_PER_WARP = 16
 # A forward loader that gathers X's rows itself is a warpgroup, whose reductions over the experts need
 # scratch across its warps (sass_report, sm_90, the default space's 94 such configs of qwen3's gate_up:
 # 32-64 B beyond the estimate without it, where the tile has no row-store scratch to absorb it).
@@ -83,9 +84,9 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     stage: 128×128×128 bf16 at 4 stages needs 4·(128·128 + 128·128)·2 = 262,144 B), plus the output
     tile when it is staged for a TMA store (and the half tile beside it with half_tail), one more output
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
-    (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 512 B per warp for their
-    register stores where each warp holds whole rows, 128 B for a loader warpgroup, and 128 B for a dynamic
-    schedule's tile ids), num_stages blocks of TAIL_ROWS rows of X (dY in dX) with TAIL_ROWS, and for dW the
+    (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 16 rows per warp, up to 64
+    columns wide, for their register stores where each warp holds whole rows, 128 B for a loader warpgroup,
+    and 128 B for a dynamic schedule's tile ids), num_stages blocks of TAIL_ROWS rows of X (dY in dX) with TAIL_ROWS, and for dW the
     int32 gather indices of one M block. Checked against Triton 3.6's report for every config of the default space on the
     H200 (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
     keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
@@ -112,7 +113,8 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     # Only where every warp stacks along the accumulator's rows does each hold whole rows (row_store_layout).
     accumulator_rows = getattr(config, OUTPUT_TILE[config.mode][0])
     if config.warp_specialize and accumulator_warp_rows(accumulator_rows, config.num_warps) == config.num_warps:
-        scratch += ROW_STORE_SCRATCH_BYTES_PER_WARP * config.num_warps
+        row_elements = 8 * row_store_lanes(getattr(config, OUTPUT_TILE[config.mode][1]))
+        scratch += ROW_STORE_SCRATCH_ROWS_PER_WARP * row_elements * element_size * config.num_warps
     # dW carries each M block's int32 gather indices across iterations through shared memory.
     indices = 4 * config.BLOCK_SIZE_M if config.mode == "dw" else 0
     return config.num_stages * per_stage + staged_output + barriers + scratch + indices
@@ -216,6 +218,13 @@ def wgmma_columns(tile_rows: int, tile_cols: int, num_warps: int) -> int:
     # accumulator_warp_rows written out: Triton refuses a plain Python function called from a Gluon
     # constexpr function, which this one is in hopper_ws.
     return tile_cols * min(num_warps, tile_rows // 16) // num_warps
+
+
+def row_store_lanes(tile_cols: int) -> int:
+    """Lanes of a warp along one row of a tile_cols-wide tile that the Gluon kernels store from registers
+    (gemmtune.kernels.hopper_ws.row_store_layout), each with 8 consecutive elements: 8 lanes, one 128-byte
+    line of a 16-bit row, where the tile is 64 columns wide or more, fewer on narrower tiles."""
+    return min(8, tile_cols // 8)
 
 
 def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str | None:

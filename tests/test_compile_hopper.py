@@ -128,3 +128,17 @@ def test_dx_builds_for_hopper_on_the_forward_kernel(route):
     assert (report.get("LDGSTS", 0) > 0) == (route == "loader_gather"), report
     assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
     assert report["smem"] <= shared_memory_bytes(KernelConfigBackward_dX(permute_y=True, **config), 2), report
+
+
+@pytest.mark.parametrize("rows, cols, num_warps, line_bytes", [(128, 256, 8, 128), (256, 128, 8, 128),
+                                                               (128, 64, 4, 128), (64, 32, 4, 64), (128, 16, 8, 32)])
+def test_register_store_writes_whole_lines(rows, cols, num_warps, line_bytes):
+    # A tile stored from registers is first laid out so that each warp keeps its accumulator's 16 rows (no
+    # exchange across warps) and its lanes cover a row's 128-byte line of bf16 where the tile is that wide: a
+    # warp's 16-byte stores then write 4 whole lines, where 2 lanes per row wrote 32 bytes of 16 rows.
+    from gemmtune.kernels.hopper_ws import accumulator_layout, row_store_layout
+
+    layout = row_store_layout(accumulator_layout(rows, cols, num_warps), cols)
+    assert layout.size_per_thread[1] == 8 and layout.warps_per_cta == [num_warps, 1], layout
+    assert layout.size_per_thread[0] * layout.threads_per_warp[0] == 16, layout
+    assert layout.threads_per_warp[1] * layout.size_per_thread[1] * 2 == line_bytes, layout

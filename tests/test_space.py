@@ -230,8 +230,9 @@ def test_warp_specialization_rules_per_architecture():
     assert _first_rule(dw, fp32, device=preset("h100")) == "device"
     assert _first_rule(dw, dataclasses.replace(fp32, dtype="bf16"), device=preset("h100")) is None
     # Two mbarriers per stage (a slot's TMA arrival, its release by the MMA warps), the partitions' scratch,
-    # and 512 B per warp through which the tile's register store becomes 16-byte rows.
-    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 160 + 512 * 8
+    # and per warp its 16 rows of 64 bf16 (a 128-byte line each) through which the tile's register store
+    # becomes whole lines (sass_report, sm_90: the same 2 KB per warp).
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256) * 64 * 2 + 3 * 2 * 8 + 160 + 16 * 64 * 2 * 8
 
 
 def test_merged_tail_rules_and_resources():
@@ -251,7 +252,7 @@ def test_merged_tail_rules_and_resources():
     assert _first_rule(dataclasses.replace(narrow, TAIL_ROWS=8, num_warps=4), device=preset("h100")) is None
     assert accumulator_registers(config) == (128 * 256 + 256 * 32) // 256
     # Each stage also holds the tail's TAIL_ROWS × BLOCK_SIZE_K block of X.
-    assert shared_memory_bytes(config, 2) == 3 * (128 + 256 + 32) * 64 * 2 + 3 * 2 * 8 + 160 + 512 * 8
+    assert shared_memory_bytes(config, 2) == 3 * (128 + 256 + 32) * 64 * 2 + 3 * 2 * 8 + 160 + 2048 * 8
     assert config.to_string() == "fwd BM128 BN256 BK64 G8 w8 s3 tail32 tma[w,x] warp_specialize"
     assert load_space("default").with_overrides({"TAIL_ROWS": [0, 32]}).values["TAIL_ROWS"] == [0, 32]  # 0: off
 
@@ -278,7 +279,7 @@ def test_dx_merged_tail_has_the_output_columns_of_dx():
                                  dynamic_schedule=True)
     assert _first_rule(dx, device=preset("h100")) is None
     assert accumulator_registers(dx) == (128 * 256 + 256 * 32) // 256
-    assert shared_memory_bytes(dx, 2) == 3 * (128 * 64 + 64 * 256 + 32 * 64) * 2 + 3 * 2 * 8 + 160 + 512 * 8 + 128
+    assert shared_memory_bytes(dx, 2) == 3 * (128 * 64 + 64 * 256 + 32 * 64) * 2 + 3 * 2 * 8 + 160 + 2048 * 8 + 128
     assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=64), device=preset("h100")) == "device"  # 192 registers
     # The tail's wgmma spreads BLOCK_SIZE_K rows (not BLOCK_SIZE_N) over the warps: 64 rows over 8 warps put two
     # warpgroups side by side, each a wgmma of TAIL_ROWS / 2 columns, below the PTX minimum of 8 for 8 rows.

@@ -7,7 +7,7 @@ N blocks), each a reduction over its expert's rows in BLOCK_SIZE_M steps. What c
   into a ring of num_stages slots (`ready` / `empty` mbarriers per slot), running ahead across tile bounds;
 - the default partition (num_warps warps) issues async wgmma (dYᵀ from shared memory, transposed there),
   releases each slot once its wgmma retired, and stores the tile, with use_tma_store by an asynchronous TMA
-  store awaited only when the next tile needs the buffer, else from registers in 16-byte rows
+  store awaited only when the next tile needs the buffer, else from registers in whole 128-byte lines
   (hopper_ws.row_store_layout).
 With few rows per expert (deepseek-v3: 128 at 4096 tokens, two M steps per tile) the plain kernel spends
 most of a tile filling its pipeline and writing the tile; here the next tile's loads and this tile's store
@@ -145,7 +145,7 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
             # here, so only a tile within the expert's N rows goes this way; TMA clips the columns past K.
             tma_store_async(dw_desc, e * N + n0, k0, dw_slot, dw)
         else:
-            store_layout: gl.constexpr = row_store_layout(acc_layout)  # 16-byte stores
+            store_layout: gl.constexpr = row_store_layout(acc_layout, BLOCK_SIZE_K)  # 16-byte stores
             dw_rows = gl.convert_layout(dw, store_layout)
             offs_n = n0 + gl.arange(0, BLOCK_SIZE_N, layout=gl.SliceLayout(1, store_layout))
             offs_k = k0 + gl.arange(0, BLOCK_SIZE_K, layout=gl.SliceLayout(0, store_layout))

@@ -15,9 +15,9 @@ with 8 warps: before the mbarrier wait and before the one-thread release); the l
 for them except on a full ring.
 
 Operands: X (rows, K) in expert order (pregathered under permute_x) read by TMA, or under permute_x without
-pregather X in token order, its rows gathered by the loader; W (E, N, K) read by TMA. Y is
-stored from registers in 16-byte rows (row_store_layout), scattered through gather_indices under permute_y
-and scaled by topk_weights with fuse_mul_post; with use_tma_store a tile whose rows all belong to the
+pregather X in token order, its rows gathered by the loader; W (E, N, K) read by TMA. Y is stored from
+registers in whole 128-byte lines (row_store_layout), scattered through gather_indices under permute_y and
+scaled by topk_weights with fuse_mul_post; with use_tma_store a tile whose rows all belong to the
 expert goes out by an asynchronous TMA store instead (awaited only before the next one reuses its buffer).
 Rows past an expert's end are loaded (they belong to the next expert or are TMA's zero fill) and never
 stored; columns past N likewise.
@@ -256,7 +256,7 @@ def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, top
         acc = acc * gl.expand_dims(gl.load(topk_weights_ptr + dst).to(gl.float32), 1)
     y = acc.to(y_ptr.dtype.element_ty)
     if COALESCE:
-        y = gl.convert_layout(y, row_store_layout(acc_layout))
+        y = gl.convert_layout(y, row_store_layout(acc_layout, y.shape[1]))
     layout: gl.constexpr = y.type.layout
     row_mask, dst = row_targets(layout, y.shape[0], m0, m_size, row_start, gather_indices_ptr, SCATTER_ROWS)
     offs_n = n0 + gl.arange(0, y.shape[1], layout=gl.SliceLayout(0, layout))

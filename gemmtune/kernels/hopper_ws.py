@@ -148,6 +148,7 @@ def invalidate_ring(ready, empty, NUM_STAGES: gl.constexpr):
 # the N of each wgmma.
 accumulator_warp_rows = gluon.constexpr_function(pruning.accumulator_warp_rows)
 wgmma_columns = gluon.constexpr_function(pruning.wgmma_columns)
+row_store_lanes = gluon.constexpr_function(pruning.row_store_lanes)
 
 
 @gluon.constexpr_function
@@ -160,17 +161,21 @@ def accumulator_layout(tile_rows, tile_cols, num_warps):
 
 
 @gluon.constexpr_function
-def row_store_layout(acc_layout):
-    """The layout a wgmma accumulator tile is converted to before it is stored from registers: each thread holds
-    8 consecutive columns of one row (16 bytes in bf16), two neighbouring lanes a whole 32-byte sector, and
-    each warp the rows of `acc_layout`'s warp, so Triton converts through 512 B of shared memory per warp
-    with no barrier across warps. In the accumulator's own layout a thread holds 2 consecutive columns: the
-    stores are 4-byte pieces and the L2 sees partial sectors (docs/perf-notes.md, entry 33). Where the
-    warpgroups sit side by side along the columns (64-row tiles over 8 warps) no blocked layout keeps each
-    warp's columns, and the tile is stored as it is rather than exchanged between warps."""
+def row_store_layout(acc_layout, tile_cols):
+    """The layout a wgmma accumulator tile tile_cols wide is converted to before it is stored from registers:
+    each thread holds 8 consecutive columns of a row (16 bytes in bf16), row_store_lanes lanes a row's 128-byte
+    line (8 lanes from 64 columns on), and each warp the 16 rows of `acc_layout`'s warp, so Triton converts
+    through 16 rows of 8·lanes elements of shared memory per warp (2 KB in bf16 at 8 lanes), with no barrier
+    across warps. Each warp's store then writes 4 whole lines; with 2 lanes per row it wrote 32 bytes of each
+    of 16 rows, 1.01-1.04x slower on the forward's 128×256 and 256×128 tiles (docs/perf-notes.md, entry 42).
+    In the accumulator's own layout a thread holds 2 consecutive columns: the stores are 4-byte pieces and the
+    L2 sees partial sectors (entry 33). Where the warpgroups sit side by side along the columns (64-row tiles
+    over 8 warps) no blocked layout keeps each warp's columns, and the tile is stored as it is rather than
+    exchanged between warps."""
     if acc_layout.warps_per_cta[1] != 1:
         return acc_layout
-    return gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[16, 2],
+    lanes = row_store_lanes(tile_cols)
+    return gl.BlockedLayout(size_per_thread=[lanes // 2, 8], threads_per_warp=[32 // lanes, lanes],
                             warps_per_cta=acc_layout.warps_per_cta, order=[1, 0])
 
 
