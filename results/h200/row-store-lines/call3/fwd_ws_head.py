@@ -1,0 +1,479 @@
+"""Forward grouped GEMM with Hopper warp specialization, written in Gluon (triton.experimental.gluon).
+
+Same problem and schedule as gemmtune.kernels.fwd (persistent grid, flat tile list over (expert, M block,
+N block), GROUP_SIZE_M swizzle), with the loads and the MMAs in separate warps. With dynamic_schedule a
+program's tiles after its first come from an atomic counter, claimed by the loader, which hands each tile's
+id to the MMA warps through the ring (docs/perf-notes.md, entry 37):
+- a loader partition of one warp issues the TMA loads of X and W tiles into a ring of num_stages shared
+  memory slots, each slot with a `ready` mbarrier (TMA bytes landed) and an `empty` one (MMAs done with it);
+  under permute_x without pregather it is a warpgroup that gathers X's rows by 16-byte cp.async instead;
+- the default partition (num_warps warps, one or two warpgroups) waits on `ready`, issues async wgmma,
+  releases each slot once the wgmma that read it has retired, and runs the epilogue.
+The loader runs ahead across tile boundaries, so the next tile's first loads overlap this tile's epilogue.
+In the K loop only the MMA warps synchronize, among themselves (the PTX has two `bar.sync 0, 256` per step
+with 8 warps: before the mbarrier wait and before the one-thread release); the loader warp never waits
+for them except on a full ring.
+
+Operands: X (rows, K) in expert order (pregathered under permute_x) read by TMA, or under permute_x without
+pregather X in token order, its rows gathered by the loader; W (E, N, K) read by TMA. Y is
+stored from registers in 16-byte rows (row_store_layout), scattered through gather_indices under permute_y
+and scaled by topk_weights with fuse_mul_post; with use_tma_store a tile whose rows all belong to the
+expert goes out by an asynchronous TMA store instead (awaited only before the next one reuses its buffer).
+Rows past an expert's end are loaded (they belong to the next expert or are TMA's zero fill) and never
+stored; columns past N likewise.
+With TAIL_ROWS, an expert's last few rows (at most TAIL_ROWS past a full block) are computed by that block's
+tile: a second wgmma per K step multiplies the W tile already in shared memory by the tail's X rows, with
+the rows on the wgmma's N side, and the tail is stored transposed from registers.
+Gluon kernels do not run on Triton's interpreter. Measured on the H200 with 128×256 tiles it runs 0.96-0.98x
+the plain kernel (docs/perf-notes.md, entry 33); it wins with merged tails where one tile holds an expert's
+rows (entries 15 and 31), on some down GEMMs, and with the loader's gather on gate_up GEMMs whose N is
+small enough that pregather's copy costs more than the gather's slower loads (entry 34).
+
+dX = dY · W[e] runs on the same kernel (DX, launch_ws; entry 39): dY in X's place, dX in Y's, W[e]'s N the
+reduction and its K the output columns. The loader reads the same (BLOCK_SIZE_N, BLOCK_SIZE_K) blocks of W
+at (reduction step, output columns), and the MMA warps take each transposed, as the forward's (output,
+reduction) block. Inside the kernel N and K are the GEMM's output columns and reduction length, and
+BLOCK_SIZE_N and BLOCK_SIZE_K its blocks of them: W's own in the forward, swapped in dX. dX's rows are
+scattered under permute_x (SCATTER_ROWS), and dY's rows gathered under permute_y (GATHER_ROWS, TOPK 1).
+"""
+
+from __future__ import annotations
+
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.ampere import async_copy
+from triton.experimental.gluon.language.nvidia.hopper import (
+    fence_async_shared,
+    mbarrier,
+    tma,
+    warpgroup_mma,
+    warpgroup_mma_wait,
+)
+
+from gemmtune.config import KernelConfigBackward_dX, KernelConfigForward
+from gemmtune.kernels.common import e_pad, launch, locate_tile, num_sms, swizzle_tile
+from gemmtune.kernels.hopper_ws import (
+    GATHER_LOADER_REGISTERS,
+    GATHER_LOADER_WARPS,
+    LOADER_REGISTERS,
+    LOADER_WARPS,
+    accumulator_layout,
+    expert_vectors,
+    filled_slot,
+    free_slot,
+    gather_async,
+    gathered_rows,
+    invalidate_ring,
+    m_blocks,
+    publish_tile_id,
+    read_tile_id,
+    release_previous_slot,
+    ring_barriers,
+    ring_slots,
+    row_store_layout,
+    tma_descriptor,
+    tile_id_slots,
+    tma_store_async,
+    wgmma_columns,
+)
+from gemmtune.pruning import loader_gathers_rows
+
+LOADER_REGISTERS = gl.constexpr(64)  # EXPERIMENT baseline copy of fwd_ws.py at 49b85ea (8-lane row store): the shipped loader budget
+
+
+@gluon.constexpr_function
+def tail_columns(tail_rows, block_n, num_warps):
+    """Columns of the tail's accumulator (BLOCK_SIZE_N, columns): TAIL_ROWS, or without merged tails the
+    narrowest stand-in whose wgmma N is the PTX minimum of 8. (A stand-in 8 columns wide over BLOCK_SIZE_N 64
+    and 8 warps makes an N of 4, on which Triton 3.6's compiler aborts, even though the stand-in is never
+    multiplied.)"""
+    if tail_rows > 0:
+        return tail_rows
+    return 8 * 8 // wgmma_columns(block_n, 8, num_warps)  # wgmma_columns scales linearly with the columns
+
+
+@gluon.jit
+def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M: gl.constexpr,
+                BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr):
+    """(expert, its first sorted row, its row count, m0, n0, tail) of flat tile `tile_id`, by the plain
+    kernels' locate_tile and swizzle_tile (Triton jit functions without layouts, so Gluon can call them).
+    tail: the tile also computes the expert's last rows m0+BLOCK_SIZE_M … m_size (TAIL_ROWS at most)."""
+    e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
+    blocks = m_blocks(m_size, BLOCK_SIZE_M, TAIL_ROWS)
+    pid_m, pid_n = swizzle_tile(local, blocks, num_n_tiles, GROUP_SIZE_M)
+    m0 = pid_m * BLOCK_SIZE_M
+    tail = (TAIL_ROWS > 0) & (pid_m == blocks - 1) & (m0 + BLOCK_SIZE_M < m_size)
+    return e, row_start, m_size, m0, pid_n * BLOCK_SIZE_N, tail
+
+
+@gluon.jit
+def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, x_ptr,
+              gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N, K,
+              BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
+              GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
+              GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
+    """The loads of flat tile `tile_id`, one ring step per K step from `step` on; returns the next step.
+    With DYNAMIC_SCHEDULE each step's slot also carries the tile id in `tile_ids`, written before the
+    slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself. They
+    read only the first step's entry; writing it at the first step alone makes the compiler peel that step,
+    and the 128×256 loader gather with merged tails then spills (sass_report, sm_90: 9 LDL/STL)."""
+    e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
+                                                     num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+                                                     TAIL_ROWS)
+    step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes
+    tail_bytes: gl.constexpr = x_tail_desc.block_type.nbytes if TAIL_ROWS > 0 else 0
+    if GATHER_ROWS:  # the tile's rows of X, looked up once for all its K steps
+        x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
+                                          TOPK)
+        if TAIL_ROWS > 0:
+            tail_rows, tail_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0 + BLOCK_SIZE_M, m_size,
+                                                    TAIL_ROWS, BLOCK_SIZE_K, TOPK)
+    for k_step in range(k_steps):
+        slot = free_slot(empty, step, NUM_STAGES)
+        if DYNAMIC_SCHEDULE:
+            publish_tile_id(tile_ids, slot, tile_id)
+        k0 = k_step * BLOCK_SIZE_K
+        if GATHER_ROWS:
+            mbarrier.expect(ready.index(slot), w_desc.block_type.nbytes)
+            gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
+            if TAIL_ROWS > 0:
+                if tail:
+                    gather_async(x_tail_slots.index(slot), x_ptr, K, tail_rows, tail_rows_ok, k0)
+            async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
+        else:
+            if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
+                mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
+                mbarrier.expect(ready.index(slot), step_bytes, pred=not tail)
+                tma.async_copy_global_to_shared(x_tail_desc, [row_start + m0 + BLOCK_SIZE_M, k0],
+                                                ready.index(slot), x_tail_slots.index(slot), pred=tail)
+            else:
+                mbarrier.expect(ready.index(slot), step_bytes)
+            tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
+        # W last: issued before the gathered rows, it costs the loader a spill at 256×128 with tails.
+        if DX:  # W[e]'s rows are the reduction here: the block of rows k0 … and columns n0 …
+            tma.async_copy_global_to_shared(w_desc, [e * K + k0, n0], ready.index(slot), w_slots.index(slot))
+        else:
+            tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
+        step += 1
+    return step
+
+
+@gluon.jit
+def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, m_sizes_ptr,
+                   x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
+                   NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
+                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
+                   TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr,
+                   DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
+    """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
+    (and the tail's X rows on a tile that computes a tail).
+
+    GATHER_ROWS (permute_x without pregather; dX: permute_y, dY in X's place): X stays in token order and every
+    loader thread gathers its share of the tile's rows (gather_indices // TOPK, looked up once per tile) by
+    16-byte cp.async, then arrives on the slot's `ready` barrier once its copies have landed; W still comes by
+    TMA. Hopper's TMA has no row gather, and the copy into expert order that pregather makes first reads and
+    writes X once more.
+
+    Tiles: program p takes p, p + NUM_SMS, … or, with DYNAMIC_SCHEDULE, p first and then whichever tile the
+    atomic counter hands it, claimed once this tile's loads are issued (the ring is full then, so the MMA
+    warps do not wait for the claim's round trip). A slot whose tile id is past the last tile tells the MMA
+    warps to stop."""
+    num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
+    offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
+    k_steps = gl.cdiv(K, BLOCK_SIZE_K)
+    step = 0
+    tile_id = gl.program_id(0)
+    while tile_id < total_tiles:
+        step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
+                         x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
+                         k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS,
+                         GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)
+        if DYNAMIC_SCHEDULE:
+            tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
+        else:
+            tile_id += NUM_SMS
+    if DYNAMIC_SCHEDULE:  # the stop: a slot with no bytes whose tile id is past the last tile
+        slot = free_slot(empty, step, NUM_STAGES)
+        publish_tile_id(tile_ids, slot, total_tiles)
+        mbarrier.expect(ready.index(slot), 0)
+        if GATHER_ROWS:
+            async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
+
+
+@gluon.jit
+def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps, NUM_STAGES: gl.constexpr,
+           WITH_TAIL: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
+    """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
+    tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
+    wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
+    once the wgmma that read it has retired. Returns (acc, acc_tail, step)."""
+    for k_step in range(k_steps):
+        slot = filled_slot(ready, step, NUM_STAGES)
+        if GATHER_ROWS:
+            fence_async_shared()  # the loader's cp.async wrote X through the generic proxy; wgmma reads async
+        x = x_slots.index(slot)
+        w = w_slots.index(slot)
+        if DX:  # a block of W[e]'s (reduction, output) rows and columns, seen as the forward's (output, reduction)
+            w = w.permute((1, 0))
+        acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
+        if WITH_TAIL:
+            x_tail = x_tail_slots.index(slot)
+            acc_tail = warpgroup_mma(w, x_tail.permute((1, 0)), acc_tail, is_async=True)
+            acc, acc_tail, x, w, x_tail = warpgroup_mma_wait(2, deps=[acc, acc_tail, x, w, x_tail])
+        else:
+            acc, x, w = warpgroup_mma_wait(1, deps=[acc, x, w])
+        release_previous_slot(empty, step, NUM_STAGES, k_step > 0)
+        step += 1
+    acc, acc_tail = warpgroup_mma_wait(0, deps=[acc, acc_tail])
+    release_previous_slot(empty, step, NUM_STAGES, True)
+    return acc, acc_tail, step
+
+
+@gluon.jit
+def row_targets(layout: gl.constexpr, block_rows: gl.constexpr, m0, m_size, row_start, gather_indices_ptr,
+                SCATTER_ROWS: gl.constexpr):
+    """(mask of the rows m0 … m0+block_rows that belong to the expert, their rows of Y), in `layout`'s rows:
+    the expert's sorted rows, or with SCATTER_ROWS (fwd: permute_y; dX: permute_x) their token·topk rows
+    from gather_indices."""
+    offs_m = m0 + gl.arange(0, block_rows, layout=gl.SliceLayout(1, layout))
+    row_mask = offs_m < m_size
+    rows = row_start + gl.where(row_mask, offs_m, 0)
+    if SCATTER_ROWS:
+        return row_mask, gl.load(gather_indices_ptr + rows)
+    return row_mask, rows
+
+
+@gluon.jit
+def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr,
+               SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, COALESCE: gl.constexpr):
+    """Store acc (rows m0 … of the expert, columns n0 …; fp32 in any layout) from registers: rows past the
+    expert's end and columns past N dropped, scattered through gather_indices with SCATTER_ROWS, scaled by
+    topk_weights with fuse_mul_post. COALESCE (acc in a wgmma accumulator layout): converted to
+    row_store_layout after the cast, so each thread stores 16 bytes at a time."""
+    acc_layout: gl.constexpr = acc.type.layout
+    if FUSE_MUL_POST:
+        _, dst = row_targets(acc_layout, acc.shape[0], m0, m_size, row_start, gather_indices_ptr, SCATTER_ROWS)
+        acc = acc * gl.expand_dims(gl.load(topk_weights_ptr + dst).to(gl.float32), 1)
+    y = acc.to(y_ptr.dtype.element_ty)
+    if COALESCE:
+        y = gl.convert_layout(y, row_store_layout(acc_layout, y.shape[1]))
+    layout: gl.constexpr = y.type.layout
+    row_mask, dst = row_targets(layout, y.shape[0], m0, m_size, row_start, gather_indices_ptr, SCATTER_ROWS)
+    offs_n = n0 + gl.arange(0, y.shape[1], layout=gl.SliceLayout(0, layout))
+    ptrs = y_ptr + gl.expand_dims(dst.to(gl.int64) * N, 1) + gl.expand_dims(offs_n, 0)
+    mask = gl.expand_dims(row_mask, 1) & gl.expand_dims(offs_n < N, 0)
+    gl.store(ptrs, y, mask=mask)
+
+
+@gluon.jit
+def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, gather_indices_ptr,
+             topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N,
+             BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
+             NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
+             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
+    """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
+    the next step."""
+    acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
+    tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, BLOCK_SIZE_N, gl.num_warps())
+    tail_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, tail_cols, gl.num_warps())
+    e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
+                                                     num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+                                                     TAIL_ROWS)
+    acc = gl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), gl.float32, acc_layout)
+    acc_tail = gl.zeros((BLOCK_SIZE_N, tail_cols), gl.float32, tail_layout)
+    if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
+        if tail:
+            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
+                                         k_steps, NUM_STAGES, True, GATHER_ROWS, DX)
+            # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
+            store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
+                       gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS, FUSE_MUL_POST, False)
+        else:
+            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
+                                         k_steps, NUM_STAGES, False, GATHER_ROWS, DX)
+    else:
+        acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
+                                     NUM_STAGES, False, GATHER_ROWS, DX)
+    if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
+        # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
+        # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
+        # store away from a scattered output, so no scatter and no fuse_mul_post here.)
+        tma_store_async(y_desc, row_start + m0, n0, y_slot, acc.to(y_ptr.dtype.element_ty))
+    else:
+        store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS,
+                   FUSE_MUL_POST, True)
+    return step
+
+
+@gluon.jit
+def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
+                  gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
+                  NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
+                  BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
+                  SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
+                  TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
+                  DX: gl.constexpr):
+    """Consume the ring tile by tile (mma_tile): the tiles the loader's schedule gives this program, read
+    with DYNAMIC_SCHEDULE from the ring slot of each tile's first step."""
+    num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
+    offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
+    k_steps = gl.cdiv(K, BLOCK_SIZE_K)
+    step = 0
+    tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else gl.program_id(0)
+    while tile_id < total_tiles:
+        step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
+                        gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
+                        step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
+                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX)
+        tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else tile_id + NUM_SMS
+    if USE_TMA_STORE:
+        tma.store_wait(0)
+
+
+@gluon.jit
+def grouped_gemm_ws_kernel(
+    x_ptr,
+    x_desc,
+    w_desc,
+    x_tail_desc,
+    y_desc,
+    y_ptr,
+    m_sizes_ptr,
+    gather_indices_ptr,
+    topk_weights_ptr,
+    tile_counter_ptr,
+    N,
+    K,
+    NUM_EXPERTS: gl.constexpr,
+    E_PAD: gl.constexpr,
+    NUM_SMS: gl.constexpr,
+    BLOCK_SIZE_M: gl.constexpr,
+    BLOCK_SIZE_N: gl.constexpr,
+    BLOCK_SIZE_K: gl.constexpr,
+    GROUP_SIZE_M: gl.constexpr,
+    NUM_STAGES: gl.constexpr,
+    SCATTER_ROWS: gl.constexpr,
+    FUSE_MUL_POST: gl.constexpr,
+    USE_TMA_STORE: gl.constexpr,
+    TAIL_ROWS: gl.constexpr,
+    GATHER_ROWS: gl.constexpr,
+    TOPK: gl.constexpr,
+    DYNAMIC_SCHEDULE: gl.constexpr,
+    DX: gl.constexpr,
+):
+    """Y (rows, N) = X (rows, K) · W[e]ᵀ per expert, or with DX dX = dY · W[e] with N and K as the module
+    docstring says; launched by launch_ws."""
+    x_slots = ring_slots(x_desc, NUM_STAGES)
+    w_slots = ring_slots(w_desc, NUM_STAGES)
+    # Partitions take no None: the constexpr-false branches never touch these stand-ins.
+    if TAIL_ROWS > 0:
+        x_tail_slots = ring_slots(x_tail_desc, NUM_STAGES)
+    else:
+        x_tail_desc = x_desc
+        x_tail_slots = x_slots
+    if USE_TMA_STORE:
+        y_slot = gl.allocate_shared_memory(y_desc.dtype, y_desc.block_type.shape, y_desc.layout)
+    else:
+        y_desc = x_desc
+        y_slot = x_slots
+    if DYNAMIC_SCHEDULE:
+        tile_ids = tile_id_slots(NUM_STAGES)
+    else:
+        tile_ids = x_slots
+    if GATHER_ROWS:  # a slot is ready after the W bytes and one cp.async arrival per loader thread
+        ready, empty = ring_barriers(NUM_STAGES, 1 + 32 * GATHER_LOADER_WARPS)
+    else:
+        ready, empty = ring_barriers(NUM_STAGES)
+
+    gl.warp_specialize(
+        [
+            (mma_partition, (x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
+                             m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS,
+                             BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
+                             FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE, DX)),
+            (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
+                              m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS, E_PAD,
+                              NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
+                              TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)),
+        ],
+        [GATHER_LOADER_WARPS if GATHER_ROWS else LOADER_WARPS],
+        [GATHER_LOADER_REGISTERS if GATHER_ROWS else LOADER_REGISTERS],
+    )
+
+    invalidate_ring(ready, empty, NUM_STAGES)
+
+
+def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
+              config: KernelConfigForward | KernelConfigBackward_dX, topk: int, warmup: bool):
+    """Launch the warp-specialized kernel (or only compile it with warmup=True) for a forward or dX config.
+
+    fwd, Y = X · W[e]ᵀ: a = x, (rows, K) in expert order (pregathered by the caller), or under permute_x without
+    pregather (rows / topk, K) in token order, its rows then gathered by the loader; out = y (rows, N),
+    scattered to token·topk order under permute_y.
+    dX, dX = dY · W[e] (W[e]'s roles swapped: its N the reduction, its K the output columns): a = dy, (rows, N)
+    in expert order (pregathered), or under permute_y without pregather in token·topk order, gathered by the
+    loader; out = dx (rows, K), scattered to token·topk order under permute_x; topk_weights unused.
+    w: (E, N, K), read in (BLOCK_SIZE_N, BLOCK_SIZE_K) TMA blocks of W viewed as (E·N, K) in both modes. a and w
+    16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
+    """
+    E, N, K = w.shape
+    dx = config.mode == "dx"
+    # The kernel's N and K: the GEMM's output columns and reduction, and BLOCK_SIZE_N / _K its blocks of them.
+    if dx:
+        out_cols, reduction, block_out, block_reduction = K, N, config.BLOCK_SIZE_K, config.BLOCK_SIZE_N
+    else:
+        out_cols, reduction, block_out, block_reduction = N, K, config.BLOCK_SIZE_N, config.BLOCK_SIZE_K
+    rows = out.shape[0]
+    BM = config.BLOCK_SIZE_M
+    gather_rows = loader_gathers_rows(config)
+    # Under gather_rows the A descriptors only give the ring slots their block shape and shared layout.
+    a_desc = tma_descriptor(a, a.shape[0], reduction, [BM, block_reduction])
+    a_tail_desc = None
+    if config.TAIL_ROWS:
+        a_tail_desc = tma_descriptor(a, a.shape[0], reduction, [config.TAIL_ROWS, block_reduction])
+    # A block past row N of expert e reads expert e+1's rows (TMA's zeros past the last expert). In the
+    # forward they land in output columns the store drops; in dX they meet A's columns past N, which TMA
+    # and the gather fill with zeros, so they add nothing as long as W is finite.
+    w_desc = tma_descriptor(w, E * N, K, [config.BLOCK_SIZE_N, config.BLOCK_SIZE_K])
+    out_desc = tma_descriptor(out, rows, out_cols, [BM, block_out]) if config.use_tma_store else None
+    tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(out_cols, block_out)  # an upper bound
+    # dynamic_schedule's tile counter, zeroed for each launch (one small fill, part of the timed call); without
+    # it m_sizes stands in, never touched.
+    tile_counter = m_sizes.new_zeros(1) if config.dynamic_schedule else m_sizes
+    return launch(
+        grouped_gemm_ws_kernel,
+        tiles,
+        warmup,
+        a,
+        a_desc,
+        w_desc,
+        a_tail_desc,
+        out_desc,
+        out,
+        m_sizes,
+        gather_indices,
+        topk_weights if topk_weights is not None else out,
+        tile_counter,
+        out_cols,
+        reduction,
+        NUM_EXPERTS=E,
+        E_PAD=e_pad(E),
+        NUM_SMS=num_sms(),
+        BLOCK_SIZE_M=BM,
+        BLOCK_SIZE_N=block_out,
+        BLOCK_SIZE_K=block_reduction,
+        GROUP_SIZE_M=config.GROUP_SIZE_M,
+        NUM_STAGES=config.num_stages,
+        SCATTER_ROWS=config.permute_x if dx else config.permute_y,
+        FUSE_MUL_POST=config.fuse_mul_post,
+        USE_TMA_STORE=config.use_tma_store,
+        TAIL_ROWS=config.TAIL_ROWS,
+        GATHER_ROWS=gather_rows,
+        TOPK=1 if dx else topk,  # dY's gather indices are its rows; X's are rows // topk
+        DYNAMIC_SCHEDULE=config.dynamic_schedule,
+        DX=dx,
+        num_warps=config.num_warps,
+    )
