@@ -34,10 +34,9 @@ from gemmtune.problem import Problem
 MAX_REGISTERS_PER_THREAD = 255
 MBARRIER_BYTES = 8
 WARP_SPECIALIZE_SCRATCH_BYTES = 160
-# The Gluon kernels turn a tile they store from registers into rows of 16 bytes per lane through scratch of
-# this many of the tile's rows per warp, row_store_lanes · 8 elements wide, where each warp keeps its rows
-# (gemmtune.kernels.hopper_ws.row_store_layout; sass_report, sm_90, fwd 128×256 bf16 with 8 warps: 2,048 B
-# per warp at 8 lanes, 512 B at 2).
+# The Gluon kernels convert a tile they store from registers, where each warp keeps its rows, through scratch
+# of this many rows per warp, each row_store_lanes · 8 elements wide (gemmtune.kernels.hopper_ws.row_store_layout;
+# sass_report, sm_90, fwd 128×256 bf16 with 8 warps: 2,048 B per warp at 8 lanes, 512 B at 2).
 ROW_STORE_SCRATCH_ROWS_PER_WARP = 16
 # A forward loader that gathers X's rows itself is a warpgroup, whose reductions over the experts need
 # scratch across its warps (sass_report, sm_90, the default space's 94 such configs of qwen3's gate_up:
@@ -86,10 +85,11 @@ def shared_memory_bytes(config: KernelConfig, element_size: int) -> int:
     tile when the loop is flattened, plus one 8-byte mbarrier per stage when TMA loads complete on barriers
     (two, and 160 B of scratch, with warp specialization; the Gluon kernels' 16 rows per warp, up to 64
     columns wide, for their register stores where each warp holds whole rows, 128 B for a loader warpgroup,
-    and 128 B for a dynamic schedule's tile ids), num_stages blocks of TAIL_ROWS rows of X (dY in dX) with TAIL_ROWS, and for dW the
-    int32 gather indices of one M block. Checked against Triton 3.6's report for every config of the default space on the
-    H200 (results/h200/smem-calibration.csv): exact for fwd; an upper bound for dX and dW, whose pipeliner
-    keeps fewer buffers for some operands, and for the warp-specialized kernel (tests/test_gpu.py).
+    and 128 B for a dynamic schedule's tile ids), num_stages blocks of TAIL_ROWS rows of X (dY in dX) with
+    TAIL_ROWS, and for dW the int32 gather indices of one M block. Checked against Triton 3.6's report for
+    every config of the default space on the H200 (results/h200/smem-calibration.csv): exact for fwd; an
+    upper bound for dX and dW, whose pipeliner keeps fewer buffers for some operands, and for the
+    warp-specialized kernel (tests/test_gpu.py).
     """
     per_stage = sum(_tile_elements(config, tile) for tile in OPERAND_TILES[config.mode]) * element_size
     routed_tile = OPERAND_TILES[config.mode][0]  # the merged tail's rows have the routed operand's columns
