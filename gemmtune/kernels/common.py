@@ -110,17 +110,6 @@ def prepare_tma(device: torch.device, operands) -> None:
         ensure_tma_allocator(device)
 
 
-def gather_rows(t: torch.Tensor, gather_indices: torch.Tensor, topk: int = 1) -> torch.Tensor:
-    """The rows of `t` in expert order, as a kernel under permute would gather them on load (pregather).
-
-    t: (M, D) in token order with topk > 1 (row i of the result is t[gather_indices[i] // topk]: X), or
-    (M·topk, D) in token·topk order with topk = 1 (row i is t[gather_indices[i]]: dY). Returns a new
-    contiguous (M·topk, D) tensor (torch.index_select).
-    """
-    index = gather_indices // topk if topk > 1 else gather_indices
-    return t.index_select(0, index)
-
-
 def kernel_permutations(config) -> dict:
     """PERMUTE_X / PERMUTE_Y as the kernel sees them: a permutation the wrapper already applied by
     pregathering its operand (gemmtune.pruning.GATHERED_LOADS) is off in the kernel."""

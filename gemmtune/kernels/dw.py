@@ -25,7 +25,6 @@ from gemmtune.kernels.common import (
     check_launch,
     expert_rows,
     expert_tiles,
-    gather_rows,
     launch,
     prepare_tma,
     runs_gluon_kernel,
@@ -33,6 +32,7 @@ from gemmtune.kernels.common import (
     swizzle_tile,
 )
 from gemmtune.kernels.padded_gather import gather_rows_padded
+from gemmtune.kernels.pregather import gather_rows
 
 
 @triton.jit
@@ -216,7 +216,7 @@ def grouped_gemm_dW(
         return dw, dw_ws.launch_dw_ws(x, dy, dw, m_sizes, config, warmup, padded)
     if config.pregather:  # the gathered operand in expert order ahead of the kernel, which reads it by TMA
         if config.permute_x:
-            x = gather_rows(x, gather_indices, topk)
+            x = gather_rows(x, gather_indices, topk, warmup)
         else:
             dy = gather_rows(dy, gather_indices)
     if config.SPLIT_M > 1:

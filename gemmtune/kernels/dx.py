@@ -20,7 +20,6 @@ from gemmtune.config import KernelConfigBackward_dX
 from gemmtune.kernels.common import (
     check_launch,
     expert_tiles,
-    gather_rows,
     launch,
     load_tile,
     locate_tile,
@@ -32,6 +31,7 @@ from gemmtune.kernels.common import (
     swizzle_tile,
     tile_rows,
 )
+from gemmtune.kernels.pregather import gather_rows
 
 
 @triton.jit

@@ -19,7 +19,6 @@ from gemmtune.config import KernelConfigForward
 from gemmtune.kernels.common import (
     check_launch,
     expert_tiles,
-    gather_rows,
     launch,
     load_tile,
     locate_tile,
@@ -31,6 +30,7 @@ from gemmtune.kernels.common import (
     swizzle_tile,
     tile_rows,
 )
+from gemmtune.kernels.pregather import gather_rows
 
 
 @triton.jit
@@ -203,7 +203,7 @@ def grouped_gemm_forward(
         raise ValueError(f"fuse_mul_post needs topk_weights of shape ({rows},)")
     x, w = x.contiguous(), w.contiguous()
     if config.pregather:  # X in expert order ahead of the kernel, which reads it by TMA
-        x, x_rows = gather_rows(x, gather_indices, topk), rows
+        x, x_rows = gather_rows(x, gather_indices, topk, warmup), rows
     y = out if out is not None else torch.empty((rows, N), dtype=x.dtype, device=x.device)
     if runs_gluon_kernel(config):
         from gemmtune.kernels import fwd_ws
