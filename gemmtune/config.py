@@ -33,11 +33,11 @@ class KernelConfig:
     gemmtune.kernels.fwd_ws and dw_ws (a TMA loader warp and one or two wgmma warpgroups); from 10.0 it is
     `tl.range(warp_specialize=True)`.
     pregather: the operand that the problem gathers on load (fwd: X under permute_x; dX: dY under permute_y;
-    dW: X under permute_x or dY under permute_y) is gathered once into expert order by torch.index_select
-    before the kernel (rows·K or rows·N elements read and written, part of the timed call), so that the
-    kernel reads whole tiles of it with TMA; the pruning rules require that operand's TMA flag with it. For
-    the Gluon dW kernel the copy also pads each expert to whole BLOCK_SIZE_M blocks of zero rows
-    (gemmtune.kernels.padded_gather).
+    dW: X under permute_x or dY under permute_y) is copied once into expert order before the kernel
+    (gemmtune.kernels.pregather: each token's row read once and written rows·K or rows·N elements; part of
+    the timed call), so that the kernel reads whole tiles of it with TMA; the pruning rules require that
+    operand's TMA flag with it. For the Gluon dW kernel the copy also pads each expert to whole BLOCK_SIZE_M
+    blocks of zero rows (gemmtune.kernels.padded_gather).
     """
 
     BLOCK_SIZE_M: int = 64
