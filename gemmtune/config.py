@@ -34,7 +34,7 @@ class KernelConfig:
     `tl.range(warp_specialize=True)`.
     pregather: the operand that the problem gathers on load (fwd: X under permute_x; dX: dY under permute_y;
     dW: X under permute_x or dY under permute_y) is copied once into expert order before the kernel
-    (gemmtune.kernels.pregather: each token's row read once and written rows·K or rows·N elements; part of
+    (gemmtune.kernels.pregather: each token's row read once, rows·K or rows·N elements written; part of
     the timed call), so that the kernel reads whole tiles of it with TMA; the pruning rules require that
     operand's TMA flag with it. For the Gluon dW kernel the copy also pads each expert to whole BLOCK_SIZE_M
     blocks of zero rows (gemmtune.kernels.padded_gather).
