@@ -218,7 +218,7 @@ def grouped_gemm_dW(
         if config.permute_x:
             x = gather_rows(x, gather_indices, topk, warmup)
         else:
-            dy = gather_rows(dy, gather_indices)
+            dy = gather_rows(dy, gather_indices, warmup=warmup)
     if config.SPLIT_M > 1:
         acc = dw.zero_() if dw.dtype == torch.float32 else torch.zeros((E, N, K), dtype=torch.float32, device=x.device)
     else:

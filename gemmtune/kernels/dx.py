@@ -198,7 +198,7 @@ def grouped_gemm_dX(
         raise ValueError(f"out must be ({rows}, {K}) {dy.dtype} contiguous, got {tuple(out.shape)} {out.dtype}")
     dy, w = dy.contiguous(), w.contiguous()
     if config.pregather:  # dY in expert order ahead of the kernel, which reads it by TMA
-        dy = gather_rows(dy, gather_indices)
+        dy = gather_rows(dy, gather_indices, warmup=warmup)
     dx = out if out is not None else torch.empty((rows, K), dtype=dy.dtype, device=dy.device)
     if runs_gluon_kernel(config):
         from gemmtune.kernels import fwd_ws
