@@ -24,11 +24,14 @@ import numpy as np
 # chose the same best as one of 5 / 20 ms, with about half the GPU worker's screening time
 # (results/h200/engine_budgets.json).
 SCREEN = {"warmup_ms": 1, "rep_ms": 5}
-# Re-time rounds grow rep to about 5 timed launches per round (round_rep_ms): under rep 20 ms alone a GEMM of
-# 12-14 ms got one sample per round, 3 in all, and 3 re-times of the same 8 configs picked 2 different
-# configs, 0.6 % slower on average than the pooled best; 5 rounds with the floor picked the pooled best every
-# time (mixtral-8x7b and deepseek-v3 gate_up at 16384 tokens, results/h200/retime-floor/).
-RETIME = {"rounds": 5, "warmup_ms": 5, "rep_ms": 20, "min_samples": 5}
+# Re-time rounds: do_bench's own defaults (warmup 25 ms, rep 100 ms), with which ../shared/h200-anchors.md was
+# measured. Alternating the two in one process, warmup 5 / rep 20 ms put the best config's ratio to the best
+# torch baseline 10-13 % higher than 25 / 100 ms did on llama4-scout's two 4096-token shapes (its own time 7-8 %
+# lower, torch's 1-4 % higher), and within 2 % on qwen3's and mixtral's gate_up at 16384 tokens
+# (docs/perf-notes.md, entry 45; results/h200/retime-budget/). Rep grows to about 5 timed launches per round
+# where 100 ms holds fewer (round_rep_ms): under rep 20 ms alone a GEMM of 12-14 ms got one sample per round,
+# and 3 re-times of the same 8 configs picked 2 different configs (results/h200/retime-floor/).
+RETIME = {"rounds": 5, "warmup_ms": 25, "rep_ms": 100, "min_samples": 5}
 # do_bench_cudagraph replays a whole graph 10 times per call: smaller budgets buy the same sample count.
 SCREEN_CUDAGRAPH = {"warmup_ms": 0, "rep_ms": 5}
 RETIME_CUDAGRAPH = {"rounds": 5, "warmup_ms": 0, "rep_ms": 20}
@@ -111,8 +114,8 @@ def retime_interleaved(
     """Time each launcher in `rounds` interleaved rounds; a summary dict per launcher, or {"error": ...}.
 
     From the second round on, a launcher's rep grows to about min_samples timed launches per round
-    (round_rep_ms): at rep 20 ms a 12 ms GEMM gets one sample per round, its median then rests on `rounds`
-    samples. A launcher that raises keeps its error and is left out of later rounds; the others go on.
+    (round_rep_ms): otherwise a GEMM longer than rep_ms gets one sample per round, its median then resting on
+    `rounds` samples. A launcher that raises keeps its error and is left out of later rounds; the others go on.
     """
     from gemmtune.runner import classify, time_samples
 
