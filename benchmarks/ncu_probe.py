@@ -40,20 +40,31 @@ def add_problem_arguments(parser: argparse.ArgumentParser, configs: bool = True)
         parser.add_argument("--config", action="append", required=True)
 
 
-def problem_on_gpu(args):
-    """(problem, inputs on the GPU) for add_problem_arguments' options; prints the GPU, the torch and Triton
-    versions and the problem."""
+def device_header() -> str:
+    """The GPU's name and the torch and Triton versions, the first line of every probe's output."""
     import torch
     import triton
 
+    return f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}"
+
+
+def model_problem(model: str, gemm: str, tokens: int, mode: str, routing: str = "uniform"):
+    """The Problem of one GEMM ('gate_up' or 'down') of a model in gemmtune.models at `tokens` tokens. Raises
+    StopIteration for a gemm the model does not have."""
     from gemmtune.models import layer_problems, load_model
+
+    problem = next(p for p in layer_problems(load_model(model), [tokens], [mode]) if p.gemm == gemm)
+    return dataclasses.replace(problem, routing=routing)
+
+
+def problem_on_gpu(args):
+    """(problem, inputs on the GPU) for add_problem_arguments' options; prints the GPU, the torch and Triton
+    versions and the problem."""
     from gemmtune.problem import make_inputs
 
-    problem = next(p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm)
-    problem = dataclasses.replace(problem, routing=args.routing)
+    problem = model_problem(args.model, args.gemm, args.tokens, args.mode, args.routing)
     inputs = make_inputs(problem, "cuda")
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}: "
-          f"{problem.describe()}", flush=True)
+    print(f"{device_header()}: {problem.describe()}", flush=True)
     return problem, inputs
 
 
@@ -89,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             print(name, flush=True)
         return 0
     if args.rounds:
-        return time_interleaved(problem, torch_fns + config_fns, args.rounds)
+        time_interleaved(problem, torch_fns + config_fns, args.rounds)
+        return 0
     for name, fn in torch_fns + config_fns + torch_fns:  # the baselines first and again last
         ms = triton.testing.do_bench(fn, warmup=50, rep=300)
         print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s", flush=True)
@@ -112,22 +124,26 @@ def check_configs(problem, inputs, configs: list, launchers: list) -> None:
               f"{checked.error}", flush=True)
 
 
-def time_interleaved(problem, named_fns: list, rounds: int) -> int:
-    """Time (name, callable) pairs in `rounds` interleaved rounds, a name given twice once; print one line each."""
+def time_interleaved(problem, named_fns: list, rounds: int, ratios: bool = False) -> list[dict]:
+    """Time (name, callable) pairs in `rounds` interleaved rounds of do_bench at its defaults (warmup 25 ms,
+    rep 100 ms), a name given twice once; print one line each, with `ratios` also the first one's time over
+    this one's (above 1: faster than the first). Returns retime_interleaved's summaries, in the printed order."""
     from gemmtune.engine.retime import retime_interleaved
 
     named = {}
     for name, fn in named_fns:
         named.setdefault(name, fn)
     timings = retime_interleaved(list(named.values()), "do_bench", rounds, 25, 100)
+    first = timings[0].get("median_ms")
     for name, timing in zip(named, timings):
         if "error" in timing:
             print(f"{name:70s} error: {timing['error']}", flush=True)
             continue
         ms = timing["median_ms"]
-        print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s  (p20-p80 {timing['p20_ms']:.4f}-"
+        ratio = f"  first/this {first / ms:.3f}" if ratios and first else ""
+        print(f"{name:70s} {ms:.4f} ms {problem.flops / ms / 1e9:7.1f} TF/s{ratio}  (p20-p80 {timing['p20_ms']:.4f}-"
               f"{timing['p80_ms']:.4f} ms, {timing['samples']} samples)", flush=True)
-    return 0
+    return timings
 
 
 if __name__ == "__main__":

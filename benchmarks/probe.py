@@ -2,9 +2,10 @@
 
 A probe script builds, per shape, a list of variants (a name, a zero-argument launch, the tensor it writes);
 `compare` checks each against the torch reference, then times all of them and the torch baselines in
-interleaved rounds (gemmtune.engine.retime.retime_interleaved, the sweep's re-time: the order rotates every
-round, so clock drift under the power limit spreads over all of them) and prints each one's time and its
-ratio to the first variant. Ratios are only meaningful within one such call. GPU only.
+interleaved rounds (ncu_probe.time_interleaved over gemmtune.engine.retime.retime_interleaved, the sweep's
+re-time: the order rotates every round, so clock drift under the power limit spreads over all of them) and
+prints each one's time and its ratio to the first variant. Ratios are only meaningful within one such call.
+GPU only.
 
     import probe
     problem, inputs, config = probe.shape("fwd:mixtral-8x7b:gate_up:4096:BLOCK_SIZE_M=128,...")
@@ -17,36 +18,34 @@ from __future__ import annotations
 from typing import Callable
 
 import torch
-import triton
 
+from ncu_probe import device_header, model_problem, time_interleaved
 from sass_report import parse_config
 
 
 def header() -> str:
-    """The device and versions, the first line of every probe's output."""
-    return f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}"
+    """The device and versions, the first line of every probe's output (ncu_probe.device_header)."""
+    return device_header()
 
 
 def shape(spec: str):
     """(problem, inputs on the GPU, config) from 'mode:model:gemm:tokens:config', config as
     sass_report.parse_config reads it ('field=value,...' over the mode's defaults). Raises StopIteration on a
     gemm the model does not have and ValueError on an unknown config field."""
-    from gemmtune.models import layer_problems, load_model
     from gemmtune.problem import make_inputs
 
     mode, model, gemm, tokens, text = spec.split(":", 4)
-    problem = next(p for p in layer_problems(load_model(model), [int(tokens)], [mode]) if p.gemm == gemm)
+    problem = model_problem(model, gemm, int(tokens), mode)
     return problem, make_inputs(problem, "cuda"), parse_config(problem, text)
 
 
 def compare(problem, inputs, variants: list[tuple[str, Callable[[], torch.Tensor], torch.Tensor]], rounds: int,
-            torch_baselines: bool = True, warmup_ms: int = 25, rep_ms: int = 100) -> list[dict]:
+            torch_baselines: bool = True) -> list[dict]:
     """Check every variant (name, launch, the tensor launch writes) against the reference, then time them and,
-    with torch_baselines, torch's (gemmtune.reference.baselines) in `rounds` interleaved rounds of do_bench
-    (warmup_ms, rep_ms). Prints one line per check and per timing, ratios against the first variant (its
-    time over this one's: above 1 is faster). Returns retime_interleaved's summaries in the printed order;
-    a variant whose check fails is still timed, and its line says so."""
-    from gemmtune.engine.retime import retime_interleaved
+    with torch_baselines, torch's (gemmtune.reference.baselines) in `rounds` interleaved rounds
+    (ncu_probe.time_interleaved). Prints one line per check and per timing, ratios against the first variant
+    (its time over this one's: above 1 is faster). Returns the timing summaries in the printed order; a
+    variant whose check fails is still timed, and its line says so."""
     from gemmtune.reference import baselines, reference
     from gemmtune.runner import check_output
 
@@ -59,15 +58,5 @@ def compare(problem, inputs, variants: list[tuple[str, Callable[[], torch.Tensor
     del ref
     if torch_baselines:
         named += list(baselines(problem, inputs).items())
-    timings = retime_interleaved([launch for _, launch in named], "do_bench", rounds, warmup_ms, rep_ms)
     print(problem.describe(), flush=True)
-    first = timings[0].get("median_ms")
-    for (name, _), t in zip(named, timings):
-        if "error" in t:
-            print(f"  {name:24s} error {t['error']}", flush=True)
-            continue
-        ms = t["median_ms"]
-        ratio = f"{first / ms:.3f}" if first else "n/a"
-        print(f"  {name:24s} {ms:.4f} ms {problem.flops / ms / 1e9:6.1f} TF/s  first/this {ratio}  "
-              f"(p20-p80 {t['p20_ms']:.4f}-{t['p80_ms']:.4f}, {t['samples']} samples)", flush=True)
-    return timings
+    return time_interleaved(problem, named, rounds, ratios=True)
