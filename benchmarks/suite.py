@@ -1,7 +1,7 @@
 """The kernel-speed suite (GPU benchmark, not a test): six MoE models × both GEMMs × token counts × modes.
 
     python benchmarks/suite.py run --out results/h200 [--models a,b] [--tokens 4096,16384] [--modes fwd,dx,dw]
-        [--space 'benchmarks/spaces/suite-{mode}.toml']
+        [--space 'benchmarks/spaces/suite-{mode}.toml'] [--retime-top 5]
     python benchmarks/suite.py summarize --results results/h200 [--readme README.md]
 
 `run` sweeps each model's layer with `gemmtune sweep --model … --mode …` (one results file per model and
@@ -42,7 +42,8 @@ def run(args) -> None:
     for model in args.models.split(","):
         for modes in args.modes.split(",") if per_mode else [args.modes]:
             cmd = ["gemmtune", "sweep", "--model", model, "--tokens", args.tokens, "--mode", modes,
-                   "--space", args.space.format(mode=modes), "--retime-top", "5", "--out", args.out, "--quiet"]
+                   "--space", args.space.format(mode=modes), "--retime-top", str(args.retime_top), "--out", args.out,
+                   "--quiet"]
             print(" ".join(cmd), flush=True)
             subprocess.run(cmd, check=False)
 
@@ -127,6 +128,7 @@ def main() -> None:
     r.add_argument("--tokens", default="4096,16384")
     r.add_argument("--modes", default="fwd,dx,dw")
     r.add_argument("--space", default="benchmarks/spaces/suite-{mode}.toml")
+    r.add_argument("--retime-top", type=int, default=5, help="configs per shape re-timed after the screen")
     s = sub.add_parser("summarize")
     s.add_argument("--results", default="results/h200")
     s.add_argument("--tokens", default="4096,16384")
