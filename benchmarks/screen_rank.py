@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pandas as pd
 
-import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
 from gemmtune.engine.journal import read_journal
 
 
