@@ -6,8 +6,8 @@ For each problem (mode, gemm, E, M, N, K) and knob: the best `ok` config's TF/s 
 knob at each value, and the ratio of the best with the knob set (any value but its default: True, SPLIT_M
 above 1, TAIL_ROWS above 0) to the best without.
 Configs of one sweep only, so both sides were timed in the same run against the same torch baselines.
-`stages` says how each side's best was timed (screen or retime: the short screen reads 2-3 % faster than
-the re-time of the same config on the H200, results/h200 model sweeps).
+`stages` says how each side's best was timed (screen or retime: the short screen reads 0-15 % faster than
+the re-time of the same config on the H200, docs/perf-notes.md entry 46).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ Issue 5's goal at 512 tokens: ≥ 85 % of the memory roofline, weight bytes / 4.
 bandwidth measured on the project's H200, as in benchmarks/suite.py). Per problem of each forward
 results file: the best config, its time, floor / time, its ratio to the best torch baseline of the same
 run, and the best time with and without each of warp_specialize and merged tails (TAIL_ROWS > 0; files
-written before that knob have no TAIL_ROWS column and get no such figure).
+written before that knob have no TAIL_ROWS column and get no such figure), each with the stage that timed it:
+a sweep re-times only its top configs, so one side's best may carry only a screen time.
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ from suite import MEMORY_TBPS
 KNOBS = {"warp_specialize": "warp_specialize", "TAIL_ROWS": "merged tails"}
 
 
+def stage_label(row) -> str:
+    """' (screen)' or ' (retime)': how the row was timed. The screen's short bursts read 6-15 % faster than the
+    re-time on 1-2 ms GEMMs (docs/perf-notes.md, entry 46), so a best that was only screened is marked as such.
+    Files without the column get no label."""
+    stage = row.get("timing_stage")
+    return f" ({stage})" if isinstance(stage, str) else ""
+
+
 def best_with_and_without(rows) -> str:
     """'<knob> best without X ms, with Y ms' for each knob of KNOBS whose column `rows` (one problem's ok rows)
     has: a file written before a knob existed lacks its column."""
@@ -31,7 +40,8 @@ def best_with_and_without(rows) -> str:
     for knob, name in KNOBS.items():
         if knob in rows:
             sides = zip(("without", "with"), best_off_and_on(rows, knob))
-            figures = ", ".join(f"{side} {best['triton_time_ms']:.4f} ms" for side, best in sides if best is not None)
+            figures = ", ".join(f"{side} {best['triton_time_ms']:.4f} ms{stage_label(best)}" for side, best in sides
+                                if best is not None)
             parts.append(f"{name} best {figures}")
     return "; ".join(parts)
 

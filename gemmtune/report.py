@@ -36,21 +36,25 @@ def problems(df: pd.DataFrame):
 
 
 def ranked_table(rows: pd.DataFrame, title: str, top: int | None = 10) -> Table:
-    """The fastest `ok` rows first (by triton time), as a rich Table of at most `top` rows."""
+    """The fastest `ok` rows first (re-timed rows before screen-only ones, each by triton time), as a rich
+    Table of at most `top` rows. A screen-only time is marked with *: the screen's short bursts read faster
+    than the re-time (docs/perf-notes.md, entry 46), so the two are not comparable."""
     ok = ranked_ok(rows)
     if top:
         ok = ok.head(top)
-    table = Table(title=title, title_justify="left", header_style="bold")
+    screened = ok["timing_stage"].eq("screen") if "timing_stage" in ok else pd.Series(False, index=ok.index)
+    caption = "* screen only: timed in a short burst, not re-timed" if screened.any() else None
+    table = Table(title=title, title_justify="left", header_style="bold", caption=caption, caption_justify="left")
     for name in ["#", "config", "ms", "TF/s", "speedup", "rel err", "regs", "spills", "smem KB"]:
         # Numbers never wrap; the config string folds when the terminal is narrow.
         table.add_column(name, justify="left" if name == "config" else "right", no_wrap=name != "config",
                          min_width=28 if name == "config" else None)
-    for position, (_, r) in enumerate(ok.iterrows(), 1):
+    for position, (index, r) in enumerate(ok.iterrows(), 1):
         smem = r.get("shared_mem_bytes")
         table.add_row(
             str(position),
             Text(str(r["config"])),
-            _fmt(r["triton_time_ms"], ".4f"),
+            _fmt(r["triton_time_ms"], ".4f") + ("*" if screened[index] else ""),
             _fmt(r["tflops"], ".1f"),
             _fmt(r["speedup"], ".2f") + ("×" if pd.notna(r["speedup"]) else ""),
             _fmt(r["rel_err"], ".1e"),

@@ -211,8 +211,9 @@ def ranked_ok(df: pd.DataFrame) -> pd.DataFrame:
     """The ok rows, best first: re-timed rows before screen-only rows, each by time.
 
     The re-time stage measures the screen's top k again, interleaved and at length; a screen-only time is
-    not comparable with it (screens run between compiles, on a cooler GPU: measured 2-3 % faster on the
-    H200), so it never outranks a re-timed one.
+    not comparable with it (a screen is a short burst, between compiles: on the H200 under the 700 W limit
+    a config's screen time was 0.85-1.00× its re-time, a median per problem, docs/perf-notes.md entry 46),
+    so it never outranks a re-timed one.
     """
     ok = ok_rows(df)
     ranked = ok.assign(_screened=_screened_only(ok)).sort_values(["_screened", "triton_time_ms"], kind="stable")

@@ -112,3 +112,18 @@ def test_version_and_help():
     assert runner.invoke(app, ["--version"]).output.startswith("gemmtune ")
     result = runner.invoke(app, ["sweep", "-h"])
     assert result.exit_code == 0 and "--shape" in result.output
+
+
+def test_show_marks_screen_only_times(tmp_path, monkeypatch):
+    import results_factory as rf
+    from gemmtune.results import to_dataframe
+
+    # The re-timed config ranks first although its screen-only rival reads faster.
+    df = to_dataframe([rf.result(512, {"BLOCK_SIZE_M": 64}, 0.30), rf.result(512, {"BLOCK_SIZE_M": 32}, 0.25)])
+    df["timing_stage"] = df["BLOCK_SIZE_M"].map({64: "retime", 32: "screen"})
+    result = rf.cli_invoker(monkeypatch)("show", rf.write(tmp_path / "t.parquet", df))
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if " BM" in line]
+    assert rf.name(64, 128) in lines[0] and "0.3000 " in lines[0]
+    assert rf.name(32, 128) in lines[1] and "0.2500* " in lines[1]
+    assert "* screen only: timed in a short burst, not re-timed" in result.output

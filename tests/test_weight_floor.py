@@ -46,3 +46,15 @@ def test_a_file_from_before_merged_tails_gets_no_tail_figure(tmp_path):
     line = weight_floor(rf.write(tmp_path / "old_fwd.parquet", df.drop(columns=["TAIL_ROWS"])))
     assert "warp_specialize best without 0.3200 ms, with 0.3000 ms" in line
     assert "merged tails" not in line
+
+
+def test_each_knob_figure_says_how_it_was_timed(tmp_path):
+    # Re-timed rows rank first (the best line), but the best without merged tails was only screened.
+    df = table_with_weights([
+        rf.result(512, {"warp_specialize": True, "TAIL_ROWS": 32}, 0.2875),
+        rf.result(512, {"warp_specialize": True}, 0.2700),
+    ])
+    df["timing_stage"] = df["TAIL_ROWS"].map({32: "retime", 0: "screen"})
+    line = weight_floor(rf.write(tmp_path / "s_fwd.parquet", df))
+    assert f"{rf.config(warp_specialize=True, TAIL_ROWS=32).to_string()} 0.2875 ms" in line
+    assert "merged tails best without 0.2700 ms (screen), with 0.2875 ms (retime)" in line
