@@ -3,9 +3,9 @@
     python benchmarks/screen_rank.py results/h200/<experiment>/*.journal.jsonl [--top 5]
 
 The sweep screens every config briefly (gemmtune.engine.retime SCREEN, warmup 1 ms, rep 5 ms) and re-times
-only the fastest `--retime-top` of them for longer, in interleaved rounds (RETIME). A config whose short-burst
-time flatters it (under the 700 W limit the clock runs higher in a burst than under sustained load) can push
-the sustained winner out of a small top k. A journal keeps both times of every re-timed config: its screen
+only the fastest `--retime-top` of them for longer, in interleaved rounds (RETIME). A short burst reads
+faster than sustained load under the H200's 700 W limit (docs/perf-notes.md, entries 45-46), and by more for
+some configs than for others, so the sustained winner could fall out of a small top k. A journal keeps both times of every re-timed config: its screen
 row ("result" record) and its re-time row ("retime" record). Per problem this prints
 - the sustained winner, its screen rank, and its ratio to the best torch baseline of the re-time's rounds;
 - the best re-timed config among the screen's first `--top`, and how much slower it is than the winner;
@@ -61,8 +61,9 @@ def report(df: pd.DataFrame, top: int) -> list[str]:
     for _, group in df.groupby("problem", sort=False):
         group = group.sort_values("retime_ms")
         best = group.iloc[0]
+        versus = f"{best['speedup']:.3f}× best torch" if pd.notna(best["speedup"]) else "no torch baseline"
         head = f"{best['mode']} {best['gemm']} M={best['M']}: {len(group)} re-timed; winner {best['config']} " \
-               f"(screen rank {best['screen_rank']}, {best['retime_ms']:.4f} ms, {best['speedup']:.3f}× best torch)"
+               f"(screen rank {best['screen_rank']}, {best['retime_ms']:.4f} ms, {versus})"
         in_top = group[group["screen_rank"] <= top]
         if in_top.empty:
             top_part = f"none of the screen's first {top} re-timed"

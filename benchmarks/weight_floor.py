@@ -26,9 +26,9 @@ KNOBS = {"warp_specialize": "warp_specialize", "TAIL_ROWS": "merged tails"}
 
 
 def stage_label(row) -> str:
-    """' (screen)' or ' (retime)': how the row was timed. The screen's short bursts read 6-15 % faster than the
-    re-time on 1-2 ms GEMMs (docs/perf-notes.md, entry 46), so a best that was only screened is marked as such.
-    Files without the column get no label."""
+    """' (screen)' or ' (retime)': how the row was timed. A config's screen time was 0.85-1.00× its re-time on
+    the H200 (a median per problem, docs/perf-notes.md entry 46), so a best that was only screened is marked as
+    such. Files without the column get no label."""
     stage = row.get("timing_stage")
     return f" ({stage})" if isinstance(stage, str) else ""
 
