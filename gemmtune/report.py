@@ -8,7 +8,7 @@ import pandas as pd
 from rich.table import Table
 from rich.text import Text  # config names hold brackets (tma[w]) that rich markup would eat
 
-from gemmtune.results import rank, ranked_ok
+from gemmtune.results import rank, ranked_ok, screen_only
 from gemmtune.runner import FAILED, STATUSES
 
 PROBLEM_KEYS = ["mode", "gemm", "E", "M", "N", "K", "topk", "permute", "routing"]
@@ -42,7 +42,7 @@ def ranked_table(rows: pd.DataFrame, title: str, top: int | None = 10) -> Table:
     ok = ranked_ok(rows)
     if top:
         ok = ok.head(top)
-    screened = ok["timing_stage"].eq("screen") if "timing_stage" in ok else pd.Series(False, index=ok.index)
+    screened = screen_only(ok)
     caption = "* screen only: timed in a short burst, not re-timed" if screened.any() else None
     table = Table(title=title, title_justify="left", header_style="bold", caption=caption, caption_justify="left")
     for name in ["#", "config", "ms", "TF/s", "speedup", "rel err", "regs", "spills", "smem KB"]:

@@ -195,16 +195,17 @@ def rank(df: pd.DataFrame) -> pd.DataFrame:
     """Sort rows: per problem (mode, gemm, M…), ok rows by triton time ascending, then the others by status."""
     if df.empty:
         return df.reset_index(drop=True)
-    key = df.assign(_not_ok=df["status"] != "ok", _screened=_screened_only(df))
+    key = df.assign(_not_ok=df["status"] != "ok", _screened=screen_only(df))
     key = sort_problems(key, ["mode", "gemm", "E", "M", "N", "K", "_not_ok", "_screened", "triton_time_ms", "status"])
     return key.drop(columns=["_not_ok", "_screened"])
 
 
-def _screened_only(df: pd.DataFrame) -> pd.Series:
-    """True for rows timed only by the short screen (not re-timed among the top k)."""
+def screen_only(df: pd.DataFrame) -> pd.Series:
+    """True for rows timed only by the engine's short screen (not re-timed among the top k). Rows of the serial
+    engine, and files from before the column, say no stage: False."""
     if "timing_stage" not in df:
         return pd.Series(False, index=df.index)
-    return df["timing_stage"].ne("retime")
+    return df["timing_stage"].eq("screen")
 
 
 def ranked_ok(df: pd.DataFrame) -> pd.DataFrame:
@@ -216,7 +217,7 @@ def ranked_ok(df: pd.DataFrame) -> pd.DataFrame:
     so it never outranks a re-timed one.
     """
     ok = ok_rows(df)
-    ranked = ok.assign(_screened=_screened_only(ok)).sort_values(["_screened", "triton_time_ms"], kind="stable")
+    ranked = ok.assign(_screened=screen_only(ok)).sort_values(["_screened", "triton_time_ms"], kind="stable")
     return ranked.drop(columns="_screened")
 
 
