@@ -149,6 +149,7 @@ MERGED_TAIL = [
     (Problem("fwd", 64, 256, 200, 160, 2, routing="zipf:1.5"), 64, 128, 8, 32),  # empty experts, N tail
     (Problem("fwd", 32, 2048, 5760, 2880, 4, permute="x"), 128, 128, 8, 64),  # K tail, 64-row tails
     (Problem("fwd", 8, 512, 4096, 1408, 2, permute="y"), 128, 128, 4, 32),  # 128-row tiles in one warpgroup
+    (Problem("fwd", 16, 4096, 1000, 512, 1, permute="y"), 256, 128, 8, 32),  # 256-row tiles, scattered, N tail
 ]
 
 
@@ -179,6 +180,7 @@ WARP_SPECIALIZED_DX = [
     (Problem("dx", 64, 256, 200, 160, 2, routing="zipf:1.5"), 64, 64, 128, 4, 32),  # empty experts, N and K tails
     (Problem("dx", 8, 1024, 1408, 4096, 2, permute="y"), 64, 64, 256, 8, 16),  # two warpgroups side by side
     (Problem("dx", 16, 4096, 512, 1000, 1, permute="x"), 128, 64, 256, 8, 32),  # 256 ± 16 rows per expert
+    (Problem("dx", 16, 4096, 512, 1000, 1, permute="y"), 256, 64, 128, 8, 32),  # 256-row tiles, dY routed, K tail
 ]
 
 

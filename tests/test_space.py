@@ -39,7 +39,8 @@ def test_shipped_spaces_load(name):
 
 def test_default_space_matches_its_definition():
     space = load_space("default")
-    assert space.values["BLOCK_SIZE_M"] == [64, 128]
+    assert space.for_mode("fwd")["BLOCK_SIZE_M"] == space.for_mode("dx")["BLOCK_SIZE_M"] == [64, 128, 256]
+    assert space.for_mode("dw")["BLOCK_SIZE_M"] == [64, 128]
     assert space.values["BLOCK_SIZE_N"] == [64, 128, 256]
     assert space.values["BLOCK_SIZE_K"] == [64, 128, 256]
     assert space.values["num_warps"] == [4, 8]
