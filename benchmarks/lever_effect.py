@@ -39,7 +39,10 @@ def parse_knob(spec: str) -> tuple[str, object | None]:
         if text.lower() not in ("true", "false"):
             raise ValueError(f"{name} takes true or false, got {text!r}")
         return name, text.lower() == "true"
-    return name, int(text)
+    try:
+        return name, int(text)
+    except ValueError:
+        raise ValueError(f"{name} takes a whole number, got {text!r}") from None
 
 
 def best_off_and_on(rows: pd.DataFrame, knob: str, value=None) -> tuple[pd.Series | None, pd.Series | None]:

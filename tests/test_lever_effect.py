@@ -35,6 +35,6 @@ def test_a_knob_value_splits_the_configs_at_that_value(tmp_path):
 def test_an_unknown_knob_or_a_value_of_the_wrong_type_is_one_line_and_exit_2(tmp_path):
     path = rf.write(tmp_path / "t_fwd.parquet", rf.table({(64, 64): {512: 0.40}}))
     for spec, says in [("BLOCK_SIZE_Q=2", "unknown knob 'BLOCK_SIZE_Q'"), ("half_tail=yes", "half_tail takes true or false"),
-                       ("BLOCK_SIZE_M=big", "invalid literal")]:
+                       ("BLOCK_SIZE_M=big", "BLOCK_SIZE_M takes a whole number")]:
         out = lever_effect(path, spec)
         assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
