@@ -126,8 +126,9 @@ def check_configs(problem, inputs, configs: list, launchers: list) -> None:
 
 def time_interleaved(problem, named_fns: list, rounds: int, ratios: bool = False) -> list[dict]:
     """Time (name, callable) pairs in `rounds` interleaved rounds of do_bench at the sweep's re-time budget
-    (gemmtune.engine.retime.RETIME: do_bench's defaults, warmup 25 ms and rep 100 ms), a name given twice once; print one line each, with `ratios` also the first one's time over
-    this one's (above 1: faster than the first). Returns retime_interleaved's summaries, in the printed order."""
+    (gemmtune.engine.retime.RETIME: do_bench's defaults, warmup 25 ms and rep 100 ms), a name given twice
+    once; print one line each, with `ratios` also the first one's time over this one's (above 1: faster than
+    the first). Returns retime_interleaved's summaries, in the printed order."""
     from gemmtune.engine.retime import RETIME, retime_interleaved
 
     named = {}

@@ -5,8 +5,9 @@
 The sweep screens every config briefly (gemmtune.engine.retime SCREEN, warmup 1 ms, rep 5 ms) and re-times
 only the fastest `--retime-top` of them for longer, in interleaved rounds (RETIME). A short burst reads
 faster than sustained load under the H200's 700 W limit (docs/perf-notes.md, entries 45-46), and by more for
-some configs than for others, so the sustained winner could fall out of a small top k. A journal keeps both times of every re-timed config: its screen
-row ("result" record) and its re-time row ("retime" record). Per problem this prints
+some configs than for others, so the sustained winner could fall out of a small top k. A journal keeps both
+times of every re-timed config: its screen row ("result" record) and its re-time row ("retime" record).
+Per problem this prints
 - the sustained winner, its screen rank, and its ratio to the best torch baseline of the re-time's rounds;
 - the best re-timed config among the screen's first `--top`, and how much slower it is than the winner;
 - Spearman's rank correlation between the screen and re-time orders of the re-timed configs;
