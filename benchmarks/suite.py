@@ -33,7 +33,6 @@ from gemmtune.results import best_per_problem, read_results, sort_problems
 MODELS = ["mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3", "gpt-oss-20b", "llama4-scout", "olmoe-1b-7b"]
 COMPUTE_TFLOPS = 806.0
 MEMORY_TBPS = 4.3
-BEGIN, END = "<!-- suite:begin -->", "<!-- suite:end -->"
 
 
 def run(args) -> None:
@@ -48,9 +47,10 @@ def run(args) -> None:
             subprocess.run(cmd, check=False)
 
 
-def roofline_tflops(problem: Problem) -> float:
-    memory_bound = problem.flops / (problem.bytes_moved / (MEMORY_TBPS * 1e12)) / 1e12
-    return min(COMPUTE_TFLOPS, memory_bound)
+def roofline_tflops(problem: Problem, compute_tflops: float = COMPUTE_TFLOPS, memory_tbps: float = MEMORY_TBPS) -> float:
+    """min(compute ceiling, flops / (bytes_moved / memory ceiling)) in TF/s; the anchors' ceilings by default."""
+    memory_bound = problem.flops / (problem.bytes_moved / (memory_tbps * 1e12)) / 1e12
+    return min(compute_tflops, memory_bound)
 
 
 def summarize(args) -> pd.DataFrame:
@@ -110,13 +110,16 @@ def markdown(suite: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def replace_block(readme: Path, table: str) -> None:
+def replace_block(readme: Path, table: str, block: str = "suite") -> None:
+    """Replace the text between `<!-- {block}:begin -->` and `<!-- {block}:end -->` in readme with table;
+    exits with a message naming the markers where readme lacks them."""
+    begin, end = f"<!-- {block}:begin -->", f"<!-- {block}:end -->"
     text = readme.read_text()
-    if BEGIN not in text or END not in text:
-        sys.exit(f"{readme} has no {BEGIN} … {END} block")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+    if begin not in text or end not in text:
+        sys.exit(f"{readme} has no {begin} … {end} block")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{begin}\n{table}\n{end}{tail}")
 
 
 def main() -> None:
