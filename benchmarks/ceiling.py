@@ -4,7 +4,7 @@
 
 benchmarks/suite.py takes its two ceilings from ../shared/h200-anchors.md: an 8192³ bf16 torch.mm at 806 TF/s
 and a 1 GiB device-to-device copy at 4.3 TB/s (bytes read + written). On the project's H200 that torch.mm ran
-at 800 TF/s and 1980 MHz timed alone on an idle GPU, and at 666-685 TF/s in interleaved rounds beside the
+at 800 TF/s and 1980 MHz timed alone on an idle GPU, and at 658-686 TF/s in interleaved rounds beside the
 suite's GEMMs, at the 700 W limit (docs/perf-notes.md entry 49). So this script measures both ceilings in
 the same rounds as the kernels. For the best config of each problem in the results files (the pick of
 `gemmtune best` and of the suite), it checks the config against the torch reference, then times it, the
@@ -46,8 +46,10 @@ def best_rows(paths: list[Path]) -> list[tuple[str, Path, KernelResult]]:
     return found
 
 
-def ceiling_launchers(torch) -> dict:
+def ceiling_launchers() -> dict:
     """The two ceilings as zero-argument launchers on the current GPU, by their table names."""
+    import torch
+
     a, b, c = (torch.randn(DENSE, DENSE, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     src = torch.empty(COPY_BYTES // 2, device="cuda", dtype=torch.bfloat16)
     dst = torch.empty_like(src)
@@ -91,7 +93,7 @@ def figures(problem, ms: dict) -> dict:
     return dict(
         ours_ms=ms["ours"], ours_tflops=tflops["ours"], torch_loop_tflops=tflops.get("torch_loop", math.nan),
         torch_grouped_mm_tflops=tflops.get("torch_grouped_mm", math.nan),
-        speedup=min((ms[name] for name in ("torch_loop", "torch_grouped_mm") if name in ms and not math.isnan(ms[name])),
+        speedup=min((t for name, t in ms.items() if name.startswith("torch") and not math.isnan(t)),
                     default=math.nan) / ms["ours"],
         dense_tflops=dense_tflops, copy_tbps=copy_tbps, roofline_tflops=roofline,
         roofline_pct=100 * tflops["ours"] / roofline,
@@ -131,7 +133,7 @@ def main() -> int:
     import torch
     import triton
 
-    ceilings = ceiling_launchers(torch)
+    ceilings = ceiling_launchers()
     rows = []
     for model, path, result in shapes:
         rows.append(measure(model, path, result, ceilings, args.rounds))

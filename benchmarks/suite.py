@@ -47,7 +47,8 @@ def run(args) -> None:
             subprocess.run(cmd, check=False)
 
 
-def roofline_tflops(problem: Problem, compute_tflops: float = COMPUTE_TFLOPS, memory_tbps: float = MEMORY_TBPS) -> float:
+def roofline_tflops(problem: Problem, compute_tflops: float = COMPUTE_TFLOPS,
+                    memory_tbps: float = MEMORY_TBPS) -> float:
     """min(compute ceiling, flops / (bytes_moved / memory ceiling)) in TF/s; the anchors' ceilings by default."""
     memory_bound = problem.flops / (problem.bytes_moved / (memory_tbps * 1e12)) / 1e12
     return min(compute_tflops, memory_bound)

@@ -35,7 +35,7 @@ def test_a_compute_bound_row_is_judged_against_the_runs_torch_mm():
     ms = times(612, 680, 4.0, problem, torch_loop=3.0, torch_grouped_mm=3.3)
     row = ceiling.figures(problem, ms)
     assert row["dense_tflops"] == pytest.approx(680) and row["copy_tbps"] == pytest.approx(4.0)
-    # Reading W, X and Y at 4.0 TB/s bounds this GEMM at 3,231 TF/s, far above the torch.mm: the torch.mm is the roofline.
+    # Reading W, X and Y at 4.0 TB/s bounds this GEMM at 3,231 TF/s, far above the torch.mm, which is the roofline.
     assert row["roofline_tflops"] == pytest.approx(680)
     assert row["roofline_pct"] == pytest.approx(90.0)
     assert row["anchors_roofline_pct"] == pytest.approx(100 * 612 / 806)
