@@ -29,20 +29,20 @@ import pandas as pd
 
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
 from gemmtune.results import KernelResult, best_per_problem, read_results
-from suite import replace_block, roofline_tflops
+from suite import model_of, replace_block, roofline_tflops
 
 DENSE = 8192  # the anchors' compute ceiling: an 8192³ bf16 torch.mm
 COPY_BYTES = 1 << 30  # the anchors' memory ceiling: a 1 GiB device-to-device copy
 
 
 def best_rows(paths: list[Path]) -> list[tuple[str, Path, KernelResult]]:
-    """(model, file, best KernelResult) per problem of each results file, the model named by the file name's
-    first field as the suite names it. Raises OSError or ValueError for a file that is missing or unreadable."""
+    """(model, file, best KernelResult) per problem of each results file, the model as suite.model_of names it.
+    Raises OSError or ValueError for a file that is missing or unreadable."""
     found = []
     for path in paths:
         df, _ = read_results(path)
         for _, row in best_per_problem(df).iterrows():
-            found.append((path.name.split("_")[0], path, KernelResult.from_dict(row.to_dict())))
+            found.append((model_of(path), path, KernelResult.from_dict(row.to_dict())))
     return found
 
 

@@ -47,6 +47,12 @@ def run(args) -> None:
             subprocess.run(cmd, check=False)
 
 
+def model_of(path: Path) -> str:
+    """The model a `gemmtune sweep --model` results file is named after: its name's first field
+    (gemmtune.cli.default_name)."""
+    return Path(path).name.split("_")[0]
+
+
 def roofline_tflops(problem: Problem, compute_tflops: float = COMPUTE_TFLOPS,
                     memory_tbps: float = MEMORY_TBPS) -> float:
     """min(compute ceiling, flops / (bytes_moved / memory ceiling)) in TF/s; the anchors' ceilings by default."""
@@ -59,7 +65,7 @@ def summarize(args) -> pd.DataFrame:
     # Every model sweep with uniform routing; where several files hold a shape and mode (a mode re-swept
     # after a kernel change), the newest file's row wins.
     for path in sorted(Path(args.results).glob("*_M*uniform_bf16.parquet")):
-        model = path.name.split("_")[0]
+        model = model_of(path)
         if model not in MODELS:
             continue
         df, meta = read_results(path)

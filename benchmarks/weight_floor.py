@@ -13,13 +13,12 @@ a sweep re-times only its top configs, so one side's best may carry only a scree
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import gemmtune  # noqa: F401  (picks the backend before anything imports triton)
 from gemmtune.problem import DTYPES
 from gemmtune.results import best_per_problem, ok_rows, read_results
 from lever_effect import best_off_and_on
-from suite import MEMORY_TBPS
+from suite import MEMORY_TBPS, model_of
 
 # The knobs whose best time with and without each problem's line gives, by their names there.
 KNOBS = {"warp_specialize": "warp_specialize", "TAIL_ROWS": "merged tails"}
@@ -57,7 +56,7 @@ def main() -> None:
             weight_bytes = int(best["E"]) * int(best["N"]) * int(best["K"]) * DTYPES[best["dtype"]].itemsize
             floor_ms = weight_bytes / (MEMORY_TBPS * 1e12) * 1e3
             same = ok[(ok["gemm"] == best["gemm"]) & (ok["M"] == best["M"]) & (ok["mode"] == best["mode"])]
-            model = Path(path).name.split("_")[0]
+            model = model_of(path)
             print(f"{model} {best['mode']} {best['gemm']} M={best['M']}: {best['config']} {best['triton_time_ms']:.4f} ms, "
                   f"{100 * floor_ms / best['triton_time_ms']:.0f} % of the weight-read floor {floor_ms:.4f} ms, "
                   f"{best['speedup']:.2f}× the best torch baseline; {best_with_and_without(same)}")
