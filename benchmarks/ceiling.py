@@ -60,7 +60,7 @@ def measure(model: str, path: Path, result: KernelResult, ceilings: dict, rounds
     """One table row: the config checked, then timed with the torch baselines and the ceilings in `rounds`
     interleaved rounds at the sweep's re-time budget. TF/s from medians; a config whose check fails keeps its
     status and is not timed."""
-    from gemmtune.engine.retime import RETIME, retime_interleaved
+    from gemmtune.engine.retime import retime_do_bench
     from gemmtune.kernels import Launcher
     from gemmtune.problem import make_inputs
     from gemmtune.reference import baselines, reference
@@ -76,8 +76,7 @@ def measure(model: str, path: Path, result: KernelResult, ceilings: dict, rounds
     if checked.status != "ok":
         return row
     named = {"ours": ours, **baselines(problem, inputs), **ceilings}
-    timings = dict(zip(named, retime_interleaved(list(named.values()), "do_bench", rounds, RETIME["warmup_ms"],
-                                                 RETIME["rep_ms"], RETIME["min_samples"])))
+    timings = dict(zip(named, retime_do_bench(list(named.values()), rounds)))
     return row | figures(problem, {name: t.get("median_ms", math.nan) for name, t in timings.items()})
 
 

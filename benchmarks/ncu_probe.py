@@ -126,17 +126,15 @@ def check_configs(problem, inputs, configs: list, launchers: list) -> None:
 
 def time_interleaved(problem, named_fns: list, rounds: int, ratios: bool = False) -> list[dict]:
     """Time (name, callable) pairs in `rounds` interleaved rounds of do_bench at the sweep's re-time budget
-    (gemmtune.engine.retime.RETIME: do_bench's defaults, warmup 25 ms and rep 100 ms, and at least
-    min_samples launches per round from the second on), a name given twice
-    once; print one line each, with `ratios` also the first one's time over this one's (above 1: faster than
-    the first). Returns retime_interleaved's summaries, in the printed order."""
-    from gemmtune.engine.retime import RETIME, retime_interleaved
+    (gemmtune.engine.retime.retime_do_bench), a name given twice once; print one line each, with `ratios` also
+    the first one's time over this one's (above 1: faster than the first). Returns retime_interleaved's
+    summaries, in the printed order."""
+    from gemmtune.engine.retime import retime_do_bench
 
     named = {}
     for name, fn in named_fns:
         named.setdefault(name, fn)
-    timings = retime_interleaved(list(named.values()), "do_bench", rounds, RETIME["warmup_ms"], RETIME["rep_ms"],
-                                 RETIME["min_samples"])
+    timings = retime_do_bench(list(named.values()), rounds)
     first = timings[0].get("median_ms")
     for name, timing in zip(named, timings):
         if "error" in timing:

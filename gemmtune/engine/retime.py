@@ -135,6 +135,13 @@ def retime_interleaved(
     return [{"error": errors[i]} if i in errors else summarize(samples[i]) for i in range(n)]
 
 
+def retime_do_bench(launchers: list[Callable[[], object]], rounds: int) -> list[dict]:
+    """retime_interleaved by do_bench at the sweep's re-time budget (RETIME: warmup, rep and min_samples), for
+    benchmarks that time launchers beside a sweep's configs the way its re-time does."""
+    return retime_interleaved(launchers, "do_bench", rounds, RETIME["warmup_ms"], RETIME["rep_ms"],
+                              RETIME["min_samples"])
+
+
 def top_k(rows: list[dict], k: int) -> list[dict]:
     """The k fastest rows with status ok and a time (rows as KernelResult.to_dict()), fastest first."""
     ok = [r for r in rows if r.get("status") == "ok" and r.get("triton_time_ms") is not None]
