@@ -92,6 +92,35 @@ def test_merged_tail_builds_for_hopper():
     assert plain["smem"] < merged["smem"] <= predicted, (merged["smem"], predicted)
 
 
+def hgmma_groups(sass: str) -> list[str]:
+    """The wgmma groups of SASS in program order, each as its HGMMA shape (e.g. '64x256x16'): a group ends at
+    the HGMMA that carries gsb0."""
+    groups, shapes = [], []
+    for shape, last in re.findall(r"HGMMA\.(\d+x\d+x\d+)\S*[^;]*?(gsb0)?\s*;", sass):
+        shapes.append(shape)
+        if last:
+            groups.append("+".join(sorted(set(shapes))))
+            shapes = []
+    return groups
+
+
+@pytest.mark.parametrize("mode", ["fwd", "dx"])
+def test_merged_tail_wgmma_goes_first(mode, tmp_path):
+    # The tail's wgmma group (64x32x16) is issued before the tile's (64x256x16) in each K step (fwd_ws.k_loop,
+    # perf-notes entry 52): in the SASS a tail group is followed by the tile's, not by the next step's wait.
+    config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32)
+    text = ",".join(f"{k}={int(v)}" for k, v in config.items())
+    gemm = "gate_up" if mode == "fwd" else "down"  # dX pregathers dY only under permute_y
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sass_report.py"), "--model", "mixtral-8x7b",
+                          "--gemm", gemm, "--mode", mode, "--config", text, "--sass-out", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    groups = hgmma_groups((tmp_path / "config0.sass").read_text())
+    tail_groups = [i for i, shape in enumerate(groups) if shape == "64x32x16"]
+    assert tail_groups, groups
+    assert all(i + 1 < len(groups) and groups[i + 1] == "64x256x16" for i in tail_groups), groups
+
+
 @pytest.mark.parametrize("route", ["pregather", "loader_gather"])
 def test_dynamic_schedule_builds_for_hopper(route):
     # The loader claims tiles with one atomic add (ATOMG) and hands each tile's id to the MMA warps through

@@ -206,7 +206,10 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
     """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
     tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
-    once the wgmma that read it has retired. Returns (acc, acc_tail, step)."""
+    once the wgmma that read it has retired. The tail's group goes first: on the H200 that took a quarter to
+    a half off what a merged tail costs (docs/perf-notes.md, entry 52; not profiled: issued last, its short
+    wgmmas, each chained on the one before, trail the tile's long group into the wait for the next slot).
+    Returns (acc, acc_tail, step)."""
     for k_step in range(k_steps):
         slot = filled_slot(ready, step, NUM_STAGES)
         if GATHER_ROWS:
@@ -215,12 +218,13 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
         w = w_slots.index(slot)
         if DX:  # a block of W[e]'s (reduction, output) rows and columns, seen as the forward's (output, reduction)
             w = w.permute((1, 0))
-        acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
         if WITH_TAIL:
             x_tail = x_tail_slots.index(slot)
             acc_tail = warpgroup_mma(w, x_tail.permute((1, 0)), acc_tail, is_async=True)
+            acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
             acc, acc_tail, x, w, x_tail = warpgroup_mma_wait(2, deps=[acc, acc_tail, x, w, x_tail])
         else:
+            acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
             acc, x, w = warpgroup_mma_wait(1, deps=[acc, x, w])
         release_previous_slot(empty, step, NUM_STAGES, k_step > 0)
         step += 1
