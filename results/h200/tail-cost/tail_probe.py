@@ -4,7 +4,7 @@ One process: one Gluon forward config with TAIL_ROWS, launched with GEMMTUNE_TAI
 (bit 1 skips the tail's MMA, bit 2 its store behind a never-true branch, bit 4 its TMA load), the same
 config without TAIL_ROWS, and the torch baselines, all timed in interleaved rounds at the sweep's re-time
 budget (benchmarks/ncu_probe.time_interleaved). Variant 0 and the variants that compute the whole result
-(8, 16) are checked against the reference first.
+(8, 16, 32) are checked against the reference first.
 
     python tail_probe.py --model mixtral-8x7b --gemm gate_up --tokens 4128 --routing m_sizes.pt \
         --config "BLOCK_SIZE_M=128,...,TAIL_ROWS=32,..." --variants 0,1,2,4,7
@@ -47,7 +47,7 @@ def main() -> int:
     launcher = Launcher(problem, inputs, config)
     plain = Launcher(problem, inputs, no_tail)
     check_configs(problem, inputs, [config, no_tail], [launcher, plain])
-    for v in {8, 16} & set(map(int, args.variants.split(","))):
+    for v in sorted({8, 16, 32} & set(map(int, args.variants.split(",")))):
         os.environ["GEMMTUNE_TAIL_PROBE"] = str(v)
         print(f"probe {v}:", end=" ", flush=True)
         check_configs(problem, inputs, [config], [launcher])
