@@ -25,11 +25,13 @@ WS_DW = dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=256, num_warps=8, n
              use_tma_load_dy=True, pregather=True, warp_specialize=True)
 
 
-def sass_report(config: dict, mode: str = "fwd", gemm: str = "gate_up") -> dict:
-    """benchmarks/sass_report.py's figures for one mixtral config of `mode` and `gemm`, as {name: int}."""
+def sass_report(config: dict, mode: str = "fwd", gemm: str = "gate_up", sass_out: Path | None = None) -> dict:
+    """benchmarks/sass_report.py's figures for one mixtral config of `mode` and `gemm`, as {name: int}; with
+    `sass_out`, its SASS is also written there as config0.sass."""
     text = ",".join(f"{k}={int(v)}" for k, v in config.items())
+    extra = ["--sass-out", str(sass_out)] if sass_out is not None else []
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sass_report.py"), "--model", "mixtral-8x7b",
-                          "--gemm", gemm, "--mode", mode, "--config", text],
+                          "--gemm", gemm, "--mode", mode, "--config", text, *extra],
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     line = out.stdout.strip().splitlines()[-1]
@@ -109,12 +111,8 @@ def test_merged_tail_wgmma_goes_first(mode, tmp_path):
     # The tail's wgmma group (64x32x16) is issued before the tile's (64x256x16) in each K step (fwd_ws.k_loop,
     # perf-notes entry 52): in the SASS a tail group is followed by the tile's, not by the next step's wait.
     config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32)
-    text = ",".join(f"{k}={int(v)}" for k, v in config.items())
     gemm = "gate_up" if mode == "fwd" else "down"  # dX pregathers dY only under permute_y
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sass_report.py"), "--model", "mixtral-8x7b",
-                          "--gemm", gemm, "--mode", mode, "--config", text, "--sass-out", str(tmp_path)],
-                         capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert out.returncode == 0, out.stderr[-2000:]
+    sass_report(config, mode, gemm, sass_out=tmp_path)
     groups = hgmma_groups((tmp_path / "config0.sass").read_text())
     tail_groups = [i for i, shape in enumerate(groups) if shape == "64x32x16"]
     assert tail_groups, groups
