@@ -5,7 +5,9 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
 
 - mode: combinations the kernels refuse (TMA cannot load a gathered operand nor store a scattered one;
   half_tail needs 32-row blocks and does nothing with flatten; TAIL_ROWS needs warp_specialize and a power
-  of two from 8 below BLOCK_SIZE_M; dynamic_schedule needs warp_specialize).
+  of two from 8 below BLOCK_SIZE_M; dynamic_schedule needs warp_specialize; block sizes are powers of two,
+  except an output block's columns in the Gluon forward and dX kernel, which split_columns makes two
+  accumulators: block_shape_rule).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
   kernels of gemmtune.kernels.fwd_ws (fwd and dX) and dw_ws, with their own limits
   (hopper_warp_specialize_rule); from 10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's
@@ -150,7 +152,7 @@ def mode_rule(config: KernelConfig) -> str | None:
     one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand,
     half_tail below 32-row blocks or with flatten, TAIL_ROWS without warp_specialize or other than a power of
     two from 8 (the tail's rows are the wgmma's N, PTX ISA m64nNk16, and a Gluon tensor dimension) below
-    BLOCK_SIZE_M, dynamic_schedule without warp_specialize."""
+    BLOCK_SIZE_M, dynamic_schedule without warp_specialize, and block shapes (block_shape_rule)."""
     if config.permute_x and config.permute_y:
         return "permute_x and permute_y cannot both be set"
     if config.fuse_mul_post and config.mode != "fwd":
@@ -187,6 +189,44 @@ def mode_rule(config: KernelConfig) -> str | None:
     if tail_rows and (tail_rows < 8 or tail_rows & (tail_rows - 1) or tail_rows >= config.BLOCK_SIZE_M):
         return (f"TAIL_ROWS = {tail_rows}: the tail's rows are the wgmma's N (a multiple of 8) and a Gluon tensor "
                 f"dimension (a power of two), below BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
+    return block_shape_rule(config)
+
+
+def block_shape_rule(config: KernelConfig) -> str | None:
+    """Block sizes are powers of two (tl.arange's and Gluon's tensor shapes are), all but the output block's
+    columns (OUTPUT_TILE's second: fwd BLOCK_SIZE_N, dX BLOCK_SIZE_K), which the Gluon forward and dX
+    kernel may split in two accumulators (split_block_rule)."""
+    output_columns = OUTPUT_TILE[config.mode][1]
+    for name in ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K"):
+        size = getattr(config, name)
+        if name != output_columns and size & (size - 1):
+            return f"{name} = {size}: Triton and Gluon block shapes are powers of two"
+    return split_block_rule(config)
+
+
+def split_block_rule(config: KernelConfig) -> str | None:
+    """An output block that is not a power of two (split_columns: 192, 320, 384 columns): only the Gluon
+    forward and dX kernel computes one, as two accumulators whose second is a power of two too (wgmma N
+    from 8: PTX ISA m64nNk16), at 128 rows or more (warpgroups stacked along the rows), without a merged
+    tail or a TMA store (each written for one accumulator), and with TMA on the routed operand: beside the
+    loader's own gather the second accumulator spilled in the K loop (sass_report, sm_90, 256×192 forward
+    tiles)."""
+    name = OUTPUT_TILE[config.mode][1]
+    width = getattr(config, name)
+    main, rest = split_columns(width)
+    if not rest:
+        return None
+    where = f"{name} = {width} is not a power of two"
+    if config.mode == "dw" or not config.warp_specialize:
+        return f"{where}: only the Gluon forward and dX kernel (warp_specialize) splits an output block"
+    if rest & (rest - 1):
+        return f"{where}: it splits into {main} + {rest} columns, and the second must be a power of two"
+    if getattr(config, OUTPUT_TILE[config.mode][0]) < 128:
+        return f"{where}: a split block needs 128 rows or more"
+    if getattr(config, "TAIL_ROWS", 0) or config.use_tma_store:
+        return f"{where}: a split block has no merged tail (TAIL_ROWS) and no TMA store"
+    if loader_gathers_rows(config):
+        return f"{where}: a split block needs the routed operand pregathered (the loader's gather spills)"
     return None
 
 
@@ -218,6 +258,18 @@ def wgmma_columns(tile_rows: int, tile_cols: int, num_warps: int) -> int:
     # accumulator_warp_rows written out: Triton refuses a plain Python function called from a Gluon
     # constexpr function, which this one is in hopper_ws.
     return tile_cols * min(num_warps, tile_rows // 16) // num_warps
+
+
+def split_columns(tile_cols: int) -> tuple[int, int]:
+    """(columns of the Gluon kernel's main accumulator, columns of its second one) for an output block
+    tile_cols wide: (tile_cols, 0) for a power of two, else the largest power of two below it and the rest
+    (192 = 128 + 64, 320 = 256 + 64, 384 = 256 + 128). Gluon tensor shapes are powers of two, while a
+    wgmma's N may be any multiple of 8 up to 256 (PTX ISA m64nNk16), so such a block is two accumulators,
+    each fed by its own W block. A block that packs N better than a power of two does (gpt-oss-20b's 2,880
+    and 5,760 in 320- or 384-column blocks) wastes no MMA work on columns past N, and a wider block reads
+    fewer operand bytes per flop (docs/perf-notes.md, entry 55)."""
+    main = 1 << (tile_cols.bit_length() - 1)
+    return main, tile_cols - main
 
 
 def row_store_lanes(tile_cols: int) -> int:

@@ -143,6 +143,22 @@ def test_narrow_warp_specialized_tiles_build_for_hopper(tail_rows):
     assert report["smem"] <= shared_memory_bytes(KernelConfigForward(permute_x=True, **config), 2), report
 
 
+@pytest.mark.parametrize("mode, block_out", [("fwd", 320), ("fwd", 384), ("dx", 384)])
+def test_split_output_blocks_build_for_hopper(mode, block_out):
+    # An output block that is not a power of two: two accumulators (256 + 64 or 256 + 128 columns), each
+    # with its own W box, so one wgmma more per K step of 16 and one TMA load more per ring step.
+    # dX of the down GEMM: dY routed (permute_y) and pregathered, as the forward's X is under permute_x.
+    base, field, gemm, permutation = ((WS, "BLOCK_SIZE_N", "gate_up", "permute_x") if mode == "fwd"
+                                      else (WS_DX, "BLOCK_SIZE_K", "down", "permute_y"))
+    whole = sass_report(base, mode, gemm)
+    split = sass_report(dict(base, **{field: block_out}), mode, gemm)
+    assert split["HGMMA"] == 2 * whole["HGMMA"], (whole, split)
+    assert split["spills"] == 0 and split.get("LDL", 0) == 0, split
+    config_cls = KernelConfigForward if mode == "fwd" else KernelConfigBackward_dX
+    config = config_cls(**{permutation: True}, **dict(base, **{field: block_out}))
+    assert split["smem"] <= shared_memory_bytes(config, 2), split
+
+
 # 256×128 tiles with the loader's gather are left out: they spill (2-6 words of local memory per thread in the
 # H200 sweeps of docs/perf-notes.md entry 47), and were never a shape's best.
 @pytest.mark.parametrize("route, block_m, block_k", [("pregather", 128, 256), ("loader_gather", 128, 256),

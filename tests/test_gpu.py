@@ -209,6 +209,44 @@ def test_warp_specialized_dx_is_correct(problem, bm, bn, bk, warps, tail_rows, t
     assert launcher.compiled.name == "grouped_gemm_ws_kernel"
 
 
+SPLIT_BLOCKS = [
+    # (problem, BLOCK_SIZE_M, output block, reduction block, num_warps): an output block of 192 columns in the
+    # Gluon kernel, two accumulators of 128 and 64 columns (gemmtune.pruning.split_columns); below, 384 and 320.
+    # fwd: BLOCK_SIZE_N is the output block; dX: BLOCK_SIZE_K is, BLOCK_SIZE_N the reduction's
+    (Problem("fwd", 256, 4096, 4096, 7168, 8, permute="x"), 256, 192, 64, 8),  # W past 2^31, N tail of 64
+    (Problem("fwd", 64, 256, 200, 160, 2, routing="zipf:1.5"), 128, 192, 64, 8),  # empty experts, 8-column tail
+    (Problem("fwd", 8, 1100, 4096, 1408, 2, permute="y"), 256, 192, 64, 8),  # scattered rows
+    (Problem("fwd", 16, 300, 1000, 512, 4, permute="x"), 128, 192, 64, 4),  # one warpgroup, tail in both parts
+    (Problem("dx", 256, 4096, 4096, 7168, 8, permute="x"), 256, 192, 64, 8),  # W past 2^31, scattered rows
+    (Problem("dx", 16, 4096, 512, 1000, 1, permute="y"), 256, 192, 64, 8),  # dY routed, K tail
+    # 384 columns: 256 + 128, one 64-row slab per warpgroup
+    (Problem("fwd", 256, 4096, 4096, 7168, 8, permute="x"), 128, 384, 64, 8),  # W past 2^31, rest past N
+    (Problem("fwd", 64, 256, 300, 160, 2, routing="zipf:1.5"), 128, 384, 32, 8),  # empty experts, N tail in rest
+    (Problem("fwd", 8, 1100, 1000, 1408, 2, permute="y"), 128, 384, 64, 8),  # scattered, N tail in main, rest past N
+    (Problem("dx", 16, 4096, 512, 1000, 1, permute="y"), 128, 384, 64, 8),  # dY routed, K tail
+    # 320 columns: 256 + 64, nine blocks across gpt-oss-20b's 2880
+    (Problem("fwd", 32, 512, 2880, 2880, 4, permute="y"), 128, 320, 64, 8),  # scattered rows, N = 9 blocks
+    (Problem("dx", 32, 512, 2880, 2880, 4, permute="x"), 128, 320, 64, 8),  # scattered dX rows, K = 9 blocks
+]
+
+
+@pytest.mark.parametrize("problem, bm, block_out, block_reduction, warps", SPLIT_BLOCKS,
+                         ids=[p.describe() for p, *_ in SPLIT_BLOCKS])
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_split_output_block_is_correct(problem, bm, block_out, block_reduction, warps, schedule):
+    routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
+    blocks = (dict(BLOCK_SIZE_N=block_out, BLOCK_SIZE_K=block_reduction, use_tma_load_x=True) if problem.mode == "fwd"
+              else dict(BLOCK_SIZE_N=block_reduction, BLOCK_SIZE_K=block_out, use_tma_load_dy=True))
+    fuse = dict(fuse_mul_post=True) if problem.mode == "fwd" and problem.permute_y else {}
+    config = config_class(problem.mode)(BLOCK_SIZE_M=bm, num_warps=warps, num_stages=3, permute_x=problem.permute_x,
+                                        permute_y=problem.permute_y, use_tma_load_w=True, warp_specialize=True,
+                                        pregather=routed, **blocks, **fuse, **SCHEDULES[schedule])
+    kept, pruned = prune([config], problem, active_device())
+    assert kept, pruned[0].reason
+    launcher = assert_correct_within_predicted_smem(problem, make_inputs(problem, "cuda"), config)
+    assert launcher.compiled.name == "grouped_gemm_ws_kernel"
+
+
 WARP_SPECIALIZED_DW = [
     # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_warps, num_stages); gemmtune.kernels.dw_ws
     (Problem("dw", 256, 1024, 4096, 7168, 8, permute="x"), 64, 128, 256, 8, 3),  # dW past 2^31, partial blocks

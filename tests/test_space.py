@@ -7,7 +7,14 @@ import pytest
 from gemmtune.config import KernelConfigBackward_dW, KernelConfigBackward_dX, KernelConfigForward, parse_modes
 from gemmtune.device import PRESETS, preset
 from gemmtune.problem import Problem
-from gemmtune.pruning import accumulator_registers, loader_gathers_rows, mode_rule, prune, shared_memory_bytes
+from gemmtune.pruning import (
+    accumulator_registers,
+    loader_gathers_rows,
+    mode_rule,
+    prune,
+    shared_memory_bytes,
+    split_columns,
+)
 from gemmtune.space import SearchSpace, SpaceError, enumerate_configs, get_kernel_configs, load_space
 
 H100 = PRESETS["h100"]
@@ -145,6 +152,34 @@ def test_mode_rule_prunes_invalid_combinations(config, fragment):
 )
 def test_mode_rule_keeps_valid_combinations(config):
     assert mode_rule(config) is None
+
+
+@pytest.mark.parametrize(
+    "config, fragment",
+    [
+        (KernelConfigForward(BLOCK_SIZE_M=96), "BLOCK_SIZE_M = 96: Triton and Gluon block shapes are powers of two"),
+        (KernelConfigForward(BLOCK_SIZE_K=48), "BLOCK_SIZE_K = 48"),
+        (KernelConfigBackward_dX(BLOCK_SIZE_N=384, warp_specialize=True), "BLOCK_SIZE_N = 384"),  # dX's reduction
+        (KernelConfigForward(BLOCK_SIZE_N=384), "only the Gluon forward and dX kernel"),
+        (KernelConfigBackward_dW(BLOCK_SIZE_K=384, warp_specialize=True), "only the Gluon forward and dX kernel"),
+        (KernelConfigForward(BLOCK_SIZE_N=320 + 32, warp_specialize=True), "the second must be a power of two"),
+        (KernelConfigForward(BLOCK_SIZE_M=64, BLOCK_SIZE_N=384, warp_specialize=True), "128 rows or more"),
+        (KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=384, warp_specialize=True, TAIL_ROWS=32), "no merged tail"),
+        (KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=384, warp_specialize=True, use_tma_store=True), "no TMA store"),
+        (KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=384, warp_specialize=True, permute_x=True), "pregathered"),
+    ],
+)
+def test_block_shapes_are_powers_of_two_but_a_split_output_block(config, fragment):
+    assert fragment in mode_rule(config)
+
+
+@pytest.mark.parametrize("width, parts", [(256, (256, 0)), (192, (128, 64)), (320, (256, 64)), (384, (256, 128))])
+def test_split_output_blocks_are_two_accumulators(width, parts):
+    assert split_columns(width) == parts
+    config = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=width, warp_specialize=True, permute_x=True,
+                                 pregather=True, use_tma_load_x=True)
+    assert mode_rule(config) is None
+    assert mode_rule(KernelConfigBackward_dX(BLOCK_SIZE_M=128, BLOCK_SIZE_K=width, warp_specialize=True)) is None
 
 
 def _first_rule(config, problem=QWEN_UP, device=H100):
@@ -313,10 +348,17 @@ def test_get_kernel_configs_keeps_a_reason_for_every_pruned_config():
     assert pruned.kept and pruned.pruned
     assert all(p.reason for p in pruned.pruned)
     assert sum(pruned.counts_by_rule().values()) == len(pruned.pruned)
-    # permute_x: half the space asks TMA to load a gathered X (or pregathers without TMA). Of the other half,
-    # the configs without warp_specialize that have TAIL_ROWS 32, dynamic_schedule or both (3 of 4 there) are
-    # refused too: only the Gluon kernel merges tails and claims tiles.
-    assert pruned.counts_by_rule()["mode"] == pruned.total // 2 + 3 * pruned.total // 16
+    # Among power-of-two output blocks (3 of the 5 BLOCK_SIZE_N values) under permute_x: half the space asks
+    # TMA to load a gathered X (or pregathers without TMA). Of the other half, the configs without
+    # warp_specialize that have TAIL_ROWS 32, dynamic_schedule or both (3 of 4 there) are refused too: only the
+    # Gluon kernel merges tails and claims tiles.
+    whole = [p for p in pruned.pruned if not split_columns(p.config.BLOCK_SIZE_N)[1]]
+    whole_total = pruned.total * 3 // 5
+    assert sum(p.rule == "mode" for p in whole) == whole_total // 2 + 3 * whole_total // 16
+    # The split blocks (320, 384) run only without merged tails, TMA store or loader gather, at 128 rows or more,
+    # in the Gluon kernel.
+    kept_split = [c for c in pruned.kept if split_columns(c.BLOCK_SIZE_N)[1]]
+    assert kept_split and all(c.warp_specialize and c.BLOCK_SIZE_M >= 128 and not c.TAIL_ROWS for c in kept_split)
     assert all(shared_memory_bytes(c, 2) <= H100.SIZE_SMEM for c in pruned.kept)
 
 

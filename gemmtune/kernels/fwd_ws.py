@@ -24,6 +24,9 @@ stored; columns past N likewise.
 With TAIL_ROWS, an expert's last few rows (at most TAIL_ROWS past a full block) are computed by that block's
 tile: a second wgmma per K step multiplies the W tile already in shared memory by the tail's X rows, with
 the rows on the wgmma's N side, and the tail is stored transposed from registers.
+An output block that is not a power of two (BLOCK_SIZE_N 192, 320 or 384; gemmtune.pruning.split_columns) is
+two accumulators, 256 + 128 columns for 384, each multiplied by its own W block from its own TMA box (Gluon
+shapes are powers of two, a wgmma's N need not be), and stored one after the other.
 Gluon kernels do not run on Triton's interpreter. Measured on the H200 with 128×256 tiles it runs 0.96-0.98x
 the plain kernel (docs/perf-notes.md, entry 33); it wins with merged tails where one tile holds an expert's
 rows (entries 15 and 31), on some down GEMMs, and with the loader's gather on gate_up GEMMs whose N is
@@ -58,6 +61,7 @@ from gemmtune.kernels.hopper_ws import (
     GATHER_LOADER_WARPS,
     LOADER_REGISTERS,
     LOADER_WARPS,
+    SPLIT_LOADER_REGISTERS,
     accumulator_layout,
     expert_vectors,
     filled_slot,
@@ -72,6 +76,7 @@ from gemmtune.kernels.hopper_ws import (
     ring_barriers,
     ring_slots,
     row_store_layout,
+    split_columns,
     tma_descriptor,
     tile_id_slots,
     tma_store_async,
@@ -81,14 +86,18 @@ from gemmtune.pruning import loader_gathers_rows
 
 
 @gluon.constexpr_function
+def stand_in_columns(rows, num_warps):
+    """Columns of the narrowest accumulator of `rows` rows whose wgmma N is the PTX minimum of 8: the stand-in
+    for an accumulator a tile does not use. (A stand-in 8 columns wide over 64 rows and 8 warps makes an N of
+    4, on which Triton 3.6's compiler aborts, even though the stand-in is never multiplied.)"""
+    return 8 * 8 // wgmma_columns(rows, 8, num_warps)  # wgmma_columns scales linearly with the columns
+
+
+@gluon.constexpr_function
 def tail_columns(tail_rows, block_n, num_warps):
-    """Columns of the tail's accumulator (BLOCK_SIZE_N, columns): TAIL_ROWS, or without merged tails the
-    narrowest stand-in whose wgmma N is the PTX minimum of 8. (A stand-in 8 columns wide over BLOCK_SIZE_N 64
-    and 8 warps makes an N of 4, on which Triton 3.6's compiler aborts, even though the stand-in is never
-    multiplied.)"""
-    if tail_rows > 0:
-        return tail_rows
-    return 8 * 8 // wgmma_columns(block_n, 8, num_warps)  # wgmma_columns scales linearly with the columns
+    """Columns of the tail's accumulator (BLOCK_SIZE_N, columns): TAIL_ROWS, or without merged tails a
+    stand-in."""
+    return tail_rows if tail_rows > 0 else stand_in_columns(block_n, num_warps)
 
 
 @gluon.jit
@@ -106,7 +115,8 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
 
 
 @gluon.jit
-def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, x_ptr,
+def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
+              tile_ids, ready, empty, x_ptr,
               gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N, K,
               BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
               GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
@@ -119,7 +129,8 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
     e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
                                                      num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                      TAIL_ROWS)
-    step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes
+    step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes + (
+        w_rest_desc.block_type.nbytes if split_columns(BLOCK_SIZE_N)[1] > 0 else 0)
     tail_bytes: gl.constexpr = x_tail_desc.block_type.nbytes if TAIL_ROWS > 0 else 0
     if GATHER_ROWS:  # the tile's rows of X, looked up once for all its K steps
         x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
@@ -133,7 +144,7 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
             publish_tile_id(tile_ids, slot, tile_id)
         k0 = k_step * BLOCK_SIZE_K
         if GATHER_ROWS:
-            mbarrier.expect(ready.index(slot), w_desc.block_type.nbytes)
+            mbarrier.expect(ready.index(slot), step_bytes - x_desc.block_type.nbytes)
             gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
             if TAIL_ROWS > 0:
                 if tail:
@@ -153,12 +164,21 @@ def load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slo
             tma.async_copy_global_to_shared(w_desc, [e * K + k0, n0], ready.index(slot), w_slots.index(slot))
         else:
             tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
+        w_cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
+        if split_columns(BLOCK_SIZE_N)[1] > 0:  # the output block's last columns, past the power of two
+            if DX:
+                tma.async_copy_global_to_shared(w_rest_desc, [e * K + k0, n0 + w_cols], ready.index(slot),
+                                                w_rest_slots.index(slot))
+            else:
+                tma.async_copy_global_to_shared(w_rest_desc, [e * N + n0 + w_cols, k0], ready.index(slot),
+                                                w_rest_slots.index(slot))
         step += 1
     return step
 
 
 @gluon.jit
-def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, m_sizes_ptr,
+def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids,
+                   ready, empty, m_sizes_ptr,
                    x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
                    NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                    BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
@@ -184,7 +204,8 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
     step = 0
     tile_id = gl.program_id(0)
     while tile_id < total_tiles:
-        step = load_tile(tile_id, x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
+        step = load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
+                         tile_ids, ready, empty,
                          x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
                          k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS,
                          GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)
@@ -201,15 +222,17 @@ def load_partition(x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, 
 
 
 @gluon.jit
-def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps, NUM_STAGES: gl.constexpr,
-           WITH_TAIL: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
+def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_rest, acc_tail, step, k_steps,
+           NUM_STAGES: gl.constexpr, WITH_TAIL: gl.constexpr, SPLIT: gl.constexpr, GATHER_ROWS: gl.constexpr,
+           DX: gl.constexpr):
     """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
     tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
     once the wgmma that read it has retired. The tail's group goes first: on the H200 that took a quarter to
     a half off what a merged tail costs (docs/perf-notes.md, entry 52; not profiled: issued last, its short
     wgmmas, each chained on the one before, trail the tile's long group into the wait for the next slot).
-    Returns (acc, acc_tail, step)."""
+    SPLIT: the output block is two accumulators, acc's power of two of columns and acc_rest's rest, each from
+    its own W slot. Returns (acc, acc_rest, acc_tail, step)."""
     for k_step in range(k_steps):
         slot = filled_slot(ready, step, NUM_STAGES)
         if GATHER_ROWS:
@@ -218,7 +241,14 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
         w = w_slots.index(slot)
         if DX:  # a block of W[e]'s (reduction, output) rows and columns, seen as the forward's (output, reduction)
             w = w.permute((1, 0))
-        if WITH_TAIL:
+        if SPLIT:
+            w_rest = w_rest_slots.index(slot)
+            if DX:
+                w_rest = w_rest.permute((1, 0))
+            acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
+            acc_rest = warpgroup_mma(x, w_rest.permute((1, 0)), acc_rest, is_async=True)
+            acc, acc_rest, x, w, w_rest = warpgroup_mma_wait(2, deps=[acc, acc_rest, x, w, w_rest])
+        elif WITH_TAIL:
             x_tail = x_tail_slots.index(slot)
             acc_tail = warpgroup_mma(w, x_tail.permute((1, 0)), acc_tail, is_async=True)
             acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
@@ -228,9 +258,9 @@ def k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_
             acc, x, w = warpgroup_mma_wait(1, deps=[acc, x, w])
         release_previous_slot(empty, step, NUM_STAGES, k_step > 0)
         step += 1
-    acc, acc_tail = warpgroup_mma_wait(0, deps=[acc, acc_tail])
+    acc, acc_rest, acc_tail = warpgroup_mma_wait(0, deps=[acc, acc_rest, acc_tail])
     release_previous_slot(empty, step, NUM_STAGES, True)
-    return acc, acc_tail, step
+    return acc, acc_rest, acc_tail, step
 
 
 @gluon.jit
@@ -270,34 +300,44 @@ def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, top
 
 
 @gluon.jit
-def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, gather_indices_ptr,
+def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, gather_indices_ptr,
              topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N,
              BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
              NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
              USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
     """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
     the next step."""
-    acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, BLOCK_SIZE_N, gl.num_warps())
-    tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, BLOCK_SIZE_N, gl.num_warps())
-    tail_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, tail_cols, gl.num_warps())
+    cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
+    rest_cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[1]
+    SPLIT: gl.constexpr = rest_cols > 0
+    acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, cols, gl.num_warps())
+    rest_width: gl.constexpr = rest_cols if SPLIT else stand_in_columns(BLOCK_SIZE_M, gl.num_warps())
+    rest_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_M, rest_width, gl.num_warps())
+    # The tail's accumulator has the tile's columns as rows (cols: no merged tail on a split block).
+    tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, cols, gl.num_warps())
+    tail_layout: gl.constexpr = accumulator_layout(cols, tail_cols, gl.num_warps())
     e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
                                                      num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                      TAIL_ROWS)
-    acc = gl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), gl.float32, acc_layout)
-    acc_tail = gl.zeros((BLOCK_SIZE_N, tail_cols), gl.float32, tail_layout)
+    acc = gl.zeros((BLOCK_SIZE_M, cols), gl.float32, acc_layout)
+    acc_rest = gl.zeros((BLOCK_SIZE_M, rest_width), gl.float32, rest_layout)
+    acc_tail = gl.zeros((cols, tail_cols), gl.float32, tail_layout)
     if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
         if tail:
-            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                         k_steps, NUM_STAGES, True, GATHER_ROWS, DX)
+            acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc,
+                                                   acc_rest, acc_tail, step, k_steps, NUM_STAGES, True, False,
+                                                   GATHER_ROWS, DX)
             # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
             store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
                        gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS, FUSE_MUL_POST, False)
         else:
-            acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step,
-                                         k_steps, NUM_STAGES, False, GATHER_ROWS, DX)
+            acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc,
+                                                   acc_rest, acc_tail, step, k_steps, NUM_STAGES, False, False,
+                                                   GATHER_ROWS, DX)
     else:
-        acc, acc_tail, step = k_loop(x_slots, w_slots, x_tail_slots, ready, empty, acc, acc_tail, step, k_steps,
-                                     NUM_STAGES, False, GATHER_ROWS, DX)
+        acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc,
+                                               acc_rest, acc_tail, step, k_steps, NUM_STAGES, False, SPLIT,
+                                               GATHER_ROWS, DX)
     if USE_TMA_STORE and m0 + BLOCK_SIZE_M <= m_size:
         # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
         # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
@@ -306,11 +346,14 @@ def mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_sl
     else:
         store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS,
                    FUSE_MUL_POST, True)
+        if SPLIT:
+            store_rows(acc_rest, y_ptr, m0, m_size, row_start, n0 + cols, N, gather_indices_ptr, topk_weights_ptr,
+                       SCATTER_ROWS, FUSE_MUL_POST, True)
     return step
 
 
 @gluon.jit
-def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
+def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
                   gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
                   NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
@@ -326,7 +369,7 @@ def mma_partition(x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc
     step = 0
     tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else gl.program_id(0)
     while tile_id < total_tiles:
-        step = mma_tile(tile_id, x_slots, w_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
+        step = mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
                         gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
                         step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
                         FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX)
@@ -340,6 +383,7 @@ def grouped_gemm_ws_kernel(
     x_ptr,
     x_desc,
     w_desc,
+    w_rest_desc,
     x_tail_desc,
     y_desc,
     y_ptr,
@@ -370,6 +414,11 @@ def grouped_gemm_ws_kernel(
     docstring says; launched by launch_ws."""
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
+    if split_columns(BLOCK_SIZE_N)[1] > 0:
+        w_rest_slots = ring_slots(w_rest_desc, NUM_STAGES)
+    else:
+        w_rest_desc = w_desc
+        w_rest_slots = w_slots
     # Partitions take no None: the constexpr-false branches never touch these stand-ins.
     if TAIL_ROWS > 0:
         x_tail_slots = ring_slots(x_tail_desc, NUM_STAGES)
@@ -392,17 +441,19 @@ def grouped_gemm_ws_kernel(
 
     gl.warp_specialize(
         [
-            (mma_partition, (x_slots, w_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
+            (mma_partition, (x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
                              m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS,
                              BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
                              FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE, DX)),
-            (load_partition, (x_desc, w_desc, x_tail_desc, x_slots, w_slots, x_tail_slots, tile_ids, ready, empty,
+            (load_partition, (x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
+                              tile_ids, ready, empty,
                               m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS, E_PAD,
                               NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
                               TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)),
         ],
         [GATHER_LOADER_WARPS if GATHER_ROWS else LOADER_WARPS],
-        [GATHER_LOADER_REGISTERS if GATHER_ROWS else LOADER_REGISTERS],
+        [GATHER_LOADER_REGISTERS if GATHER_ROWS else
+         SPLIT_LOADER_REGISTERS if split_columns(BLOCK_SIZE_N)[1] > 0 else LOADER_REGISTERS],
     )
 
     invalidate_ring(ready, empty, NUM_STAGES)
@@ -439,7 +490,12 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     # A block past row N of expert e reads expert e+1's rows (TMA's zeros past the last expert). In the
     # forward they land in output columns the store drops; in dX they meet A's columns past N, which TMA
     # and the gather fill with zeros, so they add nothing as long as W is finite.
-    w_desc = tma_descriptor(w, E * N, K, [config.BLOCK_SIZE_N, config.BLOCK_SIZE_K])
+    cols, rest_cols = split_columns(block_out)
+    w_block = [block_reduction, cols] if dx else [cols, block_reduction]
+    w_desc = tma_descriptor(w, E * N, K, w_block)
+    w_rest_desc = None
+    if rest_cols:  # the output block's last rest_cols columns: W's next rows (fwd) or columns (dX)
+        w_rest_desc = tma_descriptor(w, E * N, K, [block_reduction, rest_cols] if dx else [rest_cols, block_reduction])
     out_desc = tma_descriptor(out, rows, out_cols, [BM, block_out]) if config.use_tma_store else None
     tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(out_cols, block_out)  # an upper bound
     # dynamic_schedule's tile counter, zeroed for each launch (one small fill, part of the timed call); without
@@ -452,6 +508,7 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
         a,
         a_desc,
         w_desc,
+        w_rest_desc,
         a_tail_desc,
         out_desc,
         out,
