@@ -116,8 +116,8 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
 
 @gluon.jit
 def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
-              tile_ids, ready, empty, x_ptr,
-              gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N, K,
+              tile_ids, ready, empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end,
+              num_n_tiles, step, k_steps, N, K,
               BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
               GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
               GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
@@ -129,8 +129,10 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
     e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
                                                      num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                      TAIL_ROWS)
+    w_cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
+    split: gl.constexpr = split_columns(BLOCK_SIZE_N)[1] > 0
     step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes + (
-        w_rest_desc.block_type.nbytes if split_columns(BLOCK_SIZE_N)[1] > 0 else 0)
+        w_rest_desc.block_type.nbytes if split else 0)
     tail_bytes: gl.constexpr = x_tail_desc.block_type.nbytes if TAIL_ROWS > 0 else 0
     if GATHER_ROWS:  # the tile's rows of X, looked up once for all its K steps
         x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
@@ -164,8 +166,7 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
             tma.async_copy_global_to_shared(w_desc, [e * K + k0, n0], ready.index(slot), w_slots.index(slot))
         else:
             tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
-        w_cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
-        if split_columns(BLOCK_SIZE_N)[1] > 0:  # the output block's last columns, past the power of two
+        if split:  # the output block's last columns, past the power of two
             if DX:
                 tma.async_copy_global_to_shared(w_rest_desc, [e * K + k0, n0 + w_cols], ready.index(slot),
                                                 w_rest_slots.index(slot))
@@ -178,8 +179,8 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
 
 @gluon.jit
 def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids,
-                   ready, empty, m_sizes_ptr,
-                   x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
+                   ready, empty, m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N, K,
+                   NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
                    NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                    BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                    TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr,
@@ -204,11 +205,10 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
     step = 0
     tile_id = gl.program_id(0)
     while tile_id < total_tiles:
-        step = load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
-                         tile_ids, ready, empty,
-                         x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
-                         k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS,
-                         GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)
+        step = load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots,
+                         x_tail_slots, tile_ids, ready, empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end,
+                         tiles, tile_end, num_n_tiles, step, k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N,
+                         BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)
         if DYNAMIC_SCHEDULE:
             tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
         else:
@@ -300,9 +300,9 @@ def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, top
 
 
 @gluon.jit
-def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr, gather_indices_ptr,
-             topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step, k_steps, N,
-             BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
+def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
+             gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
+             k_steps, N, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
              NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
              USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
     """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
@@ -353,9 +353,9 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
 
 
 @gluon.jit
-def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr, m_sizes_ptr,
-                  gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr,
-                  NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
+def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
+                  m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS: gl.constexpr,
+                  E_PAD: gl.constexpr, NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
                   TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
@@ -441,15 +441,15 @@ def grouped_gemm_ws_kernel(
 
     gl.warp_specialize(
         [
-            (mma_partition, (x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot, y_ptr,
-                             m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD, NUM_SMS,
-                             BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
-                             FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE, DX)),
+            (mma_partition, (x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready, empty, y_desc, y_slot,
+                             y_ptr, m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD,
+                             NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
+                             SCATTER_ROWS, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE,
+                             DX)),
             (load_partition, (x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
-                              tile_ids, ready, empty,
-                              m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N, K, NUM_EXPERTS, E_PAD,
-                              NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
-                              TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)),
+                              tile_ids, ready, empty, m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N,
+                              K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
+                              NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)),
         ],
         [GATHER_LOADER_WARPS if GATHER_ROWS else LOADER_WARPS],
         [GATHER_LOADER_REGISTERS if GATHER_ROWS else
