@@ -26,6 +26,8 @@ class KernelConfig:
     permute_x: X rows are gathered through gather_indices (fwd, dW: on load of X; dX: dX is scattered on
     store). permute_y: Y rows are scattered through gather_indices (fwd: on store; dX, dW: dY is gathered
     on load). fuse_mul_post scales each output row by its topk weight (fwd with permute_y only).
+    Block sizes are powers of two, except the output block's columns (fwd BLOCK_SIZE_N, dX BLOCK_SIZE_K) in
+    the Gluon forward and dX kernel, which may be 192, 320 or 384 (gemmtune.pruning.block_shape_rule).
     GROUP_SIZE_M groups tiles along M so that consecutive programs share W tiles in L2.
     flatten is passed to `tl.range(...)` of the persistent tile loop: it lets the pipeliner overlap one
     tile's epilogue with the next tile's loads. warp_specialize puts loads and MMAs in separate warps: on
