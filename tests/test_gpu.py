@@ -222,7 +222,7 @@ SPLIT_BLOCKS = [
     # 384 columns: 256 + 128, one 64-row slab per warpgroup
     (Problem("fwd", 256, 4096, 4096, 7168, 8, permute="x"), 128, 384, 64, 8),  # W past 2^31, rest past N
     (Problem("fwd", 64, 256, 300, 160, 2, routing="zipf:1.5"), 128, 384, 32, 8),  # empty experts, N tail in rest
-    (Problem("fwd", 8, 1100, 1000, 1408, 2, permute="y"), 128, 384, 64, 8),  # scattered, N tail in main, rest past N
+    (Problem("fwd", 8, 1100, 1000, 1408, 2, permute="y"), 128, 384, 64, 8),  # scattered, N tail in main part
     (Problem("dx", 16, 4096, 512, 1000, 1, permute="y"), 128, 384, 64, 8),  # dY routed, K tail
     # 320 columns: 256 + 64, nine blocks across gpt-oss-20b's 2880
     (Problem("fwd", 32, 512, 2880, 2880, 4, permute="y"), 128, 320, 64, 8),  # scattered rows, N = 9 blocks

@@ -154,19 +154,22 @@ def test_mode_rule_keeps_valid_combinations(config):
     assert mode_rule(config) is None
 
 
+SPLIT_384 = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=384, warp_specialize=True)
+
+
 @pytest.mark.parametrize(
     "config, fragment",
     [
-        (KernelConfigForward(BLOCK_SIZE_M=96), "BLOCK_SIZE_M = 96: Triton and Gluon block shapes are powers of two"),
+        (KernelConfigForward(BLOCK_SIZE_M=96), "BLOCK_SIZE_M = 96: Triton and Gluon block shapes are powers of"),
         (KernelConfigForward(BLOCK_SIZE_K=48), "BLOCK_SIZE_K = 48"),
         (KernelConfigBackward_dX(BLOCK_SIZE_N=384, warp_specialize=True), "BLOCK_SIZE_N = 384"),  # dX's reduction
         (KernelConfigForward(BLOCK_SIZE_N=384), "only the Gluon forward and dX kernel"),
         (KernelConfigBackward_dW(BLOCK_SIZE_K=384, warp_specialize=True), "only the Gluon forward and dX kernel"),
         (KernelConfigForward(BLOCK_SIZE_N=320 + 32, warp_specialize=True), "the second must be a power of two"),
         (KernelConfigForward(BLOCK_SIZE_M=64, BLOCK_SIZE_N=384, warp_specialize=True), "128 rows or more"),
-        (KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=384, warp_specialize=True, TAIL_ROWS=32), "no merged tail"),
-        (KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=384, warp_specialize=True, use_tma_store=True), "no TMA store"),
-        (KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=384, warp_specialize=True, permute_x=True), "pregathered"),
+        (KernelConfigForward(**SPLIT_384, TAIL_ROWS=32), "no merged tail"),
+        (KernelConfigForward(**SPLIT_384, use_tma_store=True), "no TMA store"),
+        (KernelConfigForward(**SPLIT_384, permute_x=True), "pregathered"),
     ],
 )
 def test_block_shapes_are_powers_of_two_but_a_split_output_block(config, fragment):
