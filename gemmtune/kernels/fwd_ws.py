@@ -115,6 +115,19 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
 
 
 @gluon.jit
+def w_box_origin(e, k0, col0, N, K, DX: gl.constexpr):
+    """(row, column) in W viewed as (E·N, K) of the W block for expert e, reduction step k0 and output columns
+    from col0 (the kernel's N and K). Forward: W[e]'s rows are the output columns; dX: they are the reduction."""
+    if DX:
+        row = e * K + k0
+        col = col0
+    else:
+        row = e * N + col0
+        col = k0
+    return row, col
+
+
+@gluon.jit
 def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
               tile_ids, ready, empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end, tiles, tile_end,
               num_n_tiles, step, k_steps, N, K,
@@ -162,17 +175,12 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
                 mbarrier.expect(ready.index(slot), step_bytes)
             tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
         # W last: issued before the gathered rows, it costs the loader a spill at 256×128 with tails.
-        if DX:  # W[e]'s rows are the reduction here: the block of rows k0 … and columns n0 …
-            tma.async_copy_global_to_shared(w_desc, [e * K + k0, n0], ready.index(slot), w_slots.index(slot))
-        else:
-            tma.async_copy_global_to_shared(w_desc, [e * N + n0, k0], ready.index(slot), w_slots.index(slot))
+        w_row, w_col = w_box_origin(e, k0, n0, N, K, DX)
+        tma.async_copy_global_to_shared(w_desc, [w_row, w_col], ready.index(slot), w_slots.index(slot))
         if split:  # the output block's last columns, past the power of two
-            if DX:
-                tma.async_copy_global_to_shared(w_rest_desc, [e * K + k0, n0 + w_cols], ready.index(slot),
-                                                w_rest_slots.index(slot))
-            else:
-                tma.async_copy_global_to_shared(w_rest_desc, [e * N + n0 + w_cols, k0], ready.index(slot),
-                                                w_rest_slots.index(slot))
+            rest_row, rest_col = w_box_origin(e, k0, n0 + w_cols, N, K, DX)
+            tma.async_copy_global_to_shared(w_rest_desc, [rest_row, rest_col], ready.index(slot),
+                                            w_rest_slots.index(slot))
         step += 1
     return step
 
@@ -414,7 +422,8 @@ def grouped_gemm_ws_kernel(
     docstring says; launched by launch_ws."""
     x_slots = ring_slots(x_desc, NUM_STAGES)
     w_slots = ring_slots(w_desc, NUM_STAGES)
-    if split_columns(BLOCK_SIZE_N)[1] > 0:
+    split: gl.constexpr = split_columns(BLOCK_SIZE_N)[1] > 0
+    if split:
         w_rest_slots = ring_slots(w_rest_desc, NUM_STAGES)
     else:
         w_rest_desc = w_desc
@@ -453,7 +462,7 @@ def grouped_gemm_ws_kernel(
         ],
         [GATHER_LOADER_WARPS if GATHER_ROWS else LOADER_WARPS],
         [GATHER_LOADER_REGISTERS if GATHER_ROWS else
-         SPLIT_LOADER_REGISTERS if split_columns(BLOCK_SIZE_N)[1] > 0 else LOADER_REGISTERS],
+         SPLIT_LOADER_REGISTERS if split else LOADER_REGISTERS],
     )
 
     invalidate_ring(ready, empty, NUM_STAGES)
