@@ -351,12 +351,11 @@ def test_get_kernel_configs_keeps_a_reason_for_every_pruned_config():
     assert pruned.kept and pruned.pruned
     assert all(p.reason for p in pruned.pruned)
     assert sum(pruned.counts_by_rule().values()) == len(pruned.pruned)
-    # Among power-of-two output blocks (3 of the 5 BLOCK_SIZE_N values) under permute_x: half the space asks
-    # TMA to load a gathered X (or pregathers without TMA). Of the other half, the configs without
-    # warp_specialize that have TAIL_ROWS 32, dynamic_schedule or both (3 of 4 there) are refused too: only the
-    # Gluon kernel merges tails and claims tiles.
+    # Among power-of-two output blocks under permute_x: half the space asks TMA to load a gathered X (or
+    # pregathers without TMA). Of the other half, the configs without warp_specialize that have TAIL_ROWS 32,
+    # dynamic_schedule or both (3 of 4 there) are refused too: only the Gluon kernel merges tails and claims tiles.
     whole = [p for p in pruned.pruned if not split_columns(p.config.BLOCK_SIZE_N)[1]]
-    whole_total = pruned.total * 3 // 5
+    whole_total = len(whole) + sum(not split_columns(c.BLOCK_SIZE_N)[1] for c in pruned.kept)
     assert sum(p.rule == "mode" for p in whole) == whole_total // 2 + 3 * whole_total // 16
     # The split blocks (320, 384) run only without merged tails, TMA store or loader gather, at 128 rows or more,
     # in the Gluon kernel.
