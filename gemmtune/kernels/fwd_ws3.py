@@ -46,21 +46,27 @@ PARTITION_REGISTERS = gl.constexpr(168)  # 65,536 registers over 384 threads, ro
 
 
 @gluon.jit
-def load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step, total_steps, k_steps, offs_e, m_sizes, row_end,
-              tiles, tile_end, num_n_tiles, N, K, NUM_SMS: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
-              BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, DX: gl.constexpr):
-    """The TMA loads of this program's ring step `step` (counted over all its tiles), if it has that many: X's
-    three 64-row blocks and W's block, once every partition has released the slot."""
+def load_origin(step, k_steps, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, NUM_SMS: gl.constexpr,
+                BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr):
+    """(expert, X's first row, first output column) of the tile that this program's ring step `step` (counted
+    over all its tiles) loads for."""
+    tile_id = gl.program_id(0) + (step // k_steps) * NUM_SMS
+    e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
+                                                     MMA_WARPGROUPS * WARPGROUP_ROWS, BLOCK_SIZE_N, GROUP_SIZE_M, 0)
+    return e, row_start + m0, n0
+
+
+@gluon.jit
+def load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step, total_steps, k0, e, x_row, n0, N, K,
+              NUM_STAGES: gl.constexpr, DX: gl.constexpr):
+    """The TMA loads of ring step `step` (at reduction offset k0 of the tile at load_origin's e, x_row, n0), if
+    this program has that many: X's three 64-row blocks and W's block, once every partition has released
+    the slot."""
     if step < total_steps:
         slot = free_slot(empty, step, NUM_STAGES)
-        tile_id = gl.program_id(0) + (step // k_steps) * NUM_SMS
-        k0 = (step % k_steps) * BLOCK_SIZE_K
-        e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
-                                                         num_n_tiles, MMA_WARPGROUPS * WARPGROUP_ROWS, BLOCK_SIZE_N,
-                                                         GROUP_SIZE_M, 0)
         mbarrier.expect(ready.index(slot), MMA_WARPGROUPS * x_desc.block_type.nbytes + w_desc.block_type.nbytes)
         for wg in gl.static_range(MMA_WARPGROUPS):
-            tma.async_copy_global_to_shared(x_desc, [row_start + m0 + wg * WARPGROUP_ROWS, k0], ready.index(slot),
+            tma.async_copy_global_to_shared(x_desc, [x_row + wg * WARPGROUP_ROWS, k0], ready.index(slot),
                                             x_slots.index(slot * MMA_WARPGROUPS + wg))
         w_row, w_col = w_box_origin(e, k0, n0, N, K, DX)
         tma.async_copy_global_to_shared(w_desc, [w_row, w_col], ready.index(slot), w_slots.index(slot))
@@ -73,18 +79,25 @@ def mma_partition(x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, DX: gl.constexpr):
     """Rows WARPGROUP·64 … +63 of each of this program's tiles (p, p + NUM_SMS, …); with LOADS also every
-    TMA load of the ring (load_step), STAGES - 1 steps ahead of its own K loop."""
+    TMA load of the ring (load_step), STAGES - 1 steps ahead of its own K loop. The loads' tile is looked up
+    once per tile (a lookup per step, integer divisions and reductions over the experts, made this partition
+    the kernel's bottleneck on the H200: docs/perf-notes.md, entry 56), and the expert vectors are held whole
+    by each warp, so that the partitions' reductions over them need no shared scratch."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
-        m_sizes_ptr, NUM_EXPERTS, E_PAD, MMA_WARPGROUPS * WARPGROUP_ROWS, num_n_tiles)
+        m_sizes_ptr, NUM_EXPERTS, E_PAD, MMA_WARPGROUPS * WARPGROUP_ROWS, num_n_tiles, 0, True)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
     my_tiles = gl.cdiv(total_tiles - gl.program_id(0), NUM_SMS)
     total_steps = my_tiles * k_steps
     if LOADS:
         for step in gl.static_range(NUM_STAGES - 1):
-            load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step, total_steps, k_steps, offs_e, m_sizes,
-                      row_end, tiles, tile_end, num_n_tiles, N, K, NUM_SMS, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
-                      NUM_STAGES, DX)
+            e, x_row, n0 = load_origin(step, k_steps, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, NUM_SMS,
+                                       BLOCK_SIZE_N, GROUP_SIZE_M)
+            load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step, total_steps,
+                      (step % k_steps) * BLOCK_SIZE_K, e, x_row, n0, N, K, NUM_STAGES, DX)
+    # The tile of the next load (ring step NUM_STAGES - 1 on), kept until a load crosses into the next tile.
+    load_e, load_x_row, load_n0 = load_origin(NUM_STAGES - 1, k_steps, offs_e, m_sizes, row_end, tiles, tile_end,
+                                              num_n_tiles, NUM_SMS, BLOCK_SIZE_N, GROUP_SIZE_M)
     acc_layout: gl.constexpr = accumulator_layout(WARPGROUP_ROWS, BLOCK_SIZE_N, 4)
     step = 0
     for t in range(my_tiles):
@@ -105,9 +118,14 @@ def mma_partition(x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes
                 acc, x, w = warpgroup_mma_wait(1, deps=[acc, x, w])
                 release_previous_slot(empty, step, NUM_STAGES, k_step > 0)
                 if LOADS:  # refill the slot just released (on a tile's first step, the one released before)
-                    load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step + NUM_STAGES - 1, total_steps,
-                              k_steps, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, N, K, NUM_SMS,
-                              BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, DX)
+                    load = step + NUM_STAGES - 1
+                    load_k = load % k_steps
+                    if load_k == 0:
+                        load_e, load_x_row, load_n0 = load_origin(load, k_steps, offs_e, m_sizes, row_end, tiles,
+                                                                  tile_end, num_n_tiles, NUM_SMS, BLOCK_SIZE_N,
+                                                                  GROUP_SIZE_M)
+                    load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, load, total_steps,
+                              load_k * BLOCK_SIZE_K, load_e, load_x_row, load_n0, N, K, NUM_STAGES, DX)
                 step += 1
             acc = warpgroup_mma_wait(0, deps=[acc])
             release_previous_slot(empty, step, NUM_STAGES, True)

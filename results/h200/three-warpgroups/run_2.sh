@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call 2 (three-warpgroups): the grouped kernel over 192-row tiles (gemmtune.kernels.fwd_ws3). Its GPU tests,
+# Call 2-3 (three-warpgroups): the grouped kernel over 192-row tiles (gemmtune.kernels.fwd_ws3). Its GPU tests,
 # then per shape one process against the suite's shipped config: checked, 6 interleaved rounds beside the torch
 # baselines. Then mixtral's gate_up forward at 16384 tokens under 4 s of sustained load each.
 set -u

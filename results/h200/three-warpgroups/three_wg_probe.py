@@ -182,6 +182,7 @@ def main() -> int:
     parser.add_argument("--K", type=int, default=4096)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--sustained", type=float)
+    parser.add_argument("--config", action="append", default=[], help="another gemmtune config to time (call 4)")
     args = parser.parse_args()
     if args.compile_only:
         return compile_only()
@@ -214,7 +215,7 @@ def main() -> int:
     for text in ("BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,num_warps=8,num_stages=4,use_tma_load_w=1,"
                  "use_tma_load_x=1,warp_specialize=1",
                  "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,num_warps=8,num_stages=3,use_tma_load_w=1,"
-                 "use_tma_load_x=1"):
+                 "use_tma_load_x=1") + tuple(args.config):
         config = parse_config(problem, text)
         launcher = Launcher(problem, inputs, config)
         out = launcher()
