@@ -82,7 +82,7 @@ from gemmtune.kernels.hopper_ws import (
     tma_store_async,
     wgmma_columns,
 )
-from gemmtune.pruning import loader_gathers_rows, uses_three_warpgroups
+from gemmtune.pruning import loader_gathers_rows
 
 
 @gluon.constexpr_function
@@ -479,13 +479,8 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     in expert order (pregathered), or under permute_y without pregather in token·topk order, gathered by the
     loader; out = dx (rows, K), scattered to token·topk order under permute_x; topk_weights unused.
     w: (E, N, K), read in (BLOCK_SIZE_N, BLOCK_SIZE_K) TMA blocks of W viewed as (E·N, K) in both modes. a and w
-    16-byte aligned (checked by the caller). Returns Triton's compiled kernel. A config over three MMA warpgroups
-    (192-row blocks on 12 warps) runs gemmtune.kernels.fwd_ws3 instead.
+    16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
     """
-    if uses_three_warpgroups(config):
-        from gemmtune.kernels.fwd_ws3 import launch_ws3
-
-        return launch_ws3(a, w, out, m_sizes, gather_indices, topk_weights, config, topk, warmup)
     E, N, K = w.shape
     dx = config.mode == "dx"
     # The kernel's N and K: the GEMM's output columns and reduction, and BLOCK_SIZE_N / _K its blocks of them.
