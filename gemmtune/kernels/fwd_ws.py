@@ -499,12 +499,14 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     # A block past row N of expert e reads expert e+1's rows (TMA's zeros past the last expert). In the
     # forward they land in output columns the store drops; in dX they meet A's columns past N, which TMA
     # and the gather fill with zeros, so they add nothing as long as W is finite.
+    def w_block(columns: int) -> list[int]:  # W's box for `columns` output columns: (reduction, output) in dX
+        return [block_reduction, columns] if dx else [columns, block_reduction]
+
     cols, rest_cols = split_columns(block_out)
-    w_block = [block_reduction, cols] if dx else [cols, block_reduction]
-    w_desc = tma_descriptor(w, E * N, K, w_block)
+    w_desc = tma_descriptor(w, E * N, K, w_block(cols))
     w_rest_desc = None
     if rest_cols:  # the output block's last rest_cols columns: W's next rows (fwd) or columns (dX)
-        w_rest_desc = tma_descriptor(w, E * N, K, [block_reduction, rest_cols] if dx else [rest_cols, block_reduction])
+        w_rest_desc = tma_descriptor(w, E * N, K, w_block(rest_cols))
     out_desc = tma_descriptor(out, rows, out_cols, [BM, block_out]) if config.use_tma_store else None
     tiles = (triton.cdiv(rows, BM) + E) * triton.cdiv(out_cols, block_out)  # an upper bound
     # dynamic_schedule's tile counter, zeroed for each launch (one small fill, part of the timed call); without
