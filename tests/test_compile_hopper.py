@@ -159,6 +159,21 @@ def test_split_output_blocks_build_for_hopper(mode, block_out):
     assert split["smem"] <= shared_memory_bytes(config, 2), split
 
 
+@pytest.mark.parametrize("mode", ["fwd", "dx"])
+def test_three_warpgroup_blocks_build_for_hopper(mode):
+    # 192-row blocks on 12 warps (gemmtune.kernels.fwd_ws3): three MMA partitions, each one m64n256k16 per k16
+    # (four per K step of 64, against eight for 128-row blocks over one partition of two warpgroups), the first
+    # partition issuing three X blocks and one W block per ring step; 12 warps at 168 registers each.
+    base, field, gemm, permutation = ((WS, "BLOCK_SIZE_N", "gate_up", "permute_x") if mode == "fwd"
+                                      else (WS_DX, "BLOCK_SIZE_K", "down", "permute_y"))
+    config = dict(base, BLOCK_SIZE_M=192, num_warps=12)
+    report = sass_report(config, mode, gemm)
+    assert report["HGMMA"] == 3 * 4 and report["UTMALDG"] > 0, report
+    assert report["regs"] == 168 and report["spills"] == 0, report
+    config_cls = KernelConfigForward if mode == "fwd" else KernelConfigBackward_dX
+    assert report["smem"] <= shared_memory_bytes(config_cls(**{permutation: True}, **config), 2), report
+
+
 # 256×128 tiles with the loader's gather are left out: they spill (2-6 words of local memory per thread in the
 # H200 sweeps of docs/perf-notes.md entry 47), and were never a shape's best.
 @pytest.mark.parametrize("route, block_m, block_k", [("pregather", 128, 256), ("loader_gather", 128, 256),
