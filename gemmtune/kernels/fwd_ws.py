@@ -83,9 +83,8 @@ from gemmtune.kernels.hopper_ws import (
     warp_uniform,
     wgmma_columns,
 )
+from gemmtune.kernels import hopper_ws
 from gemmtune.pruning import loader_gathers_rows, uses_three_warpgroups
-
-UNIFORM_CONTROL_DEFAULT = True  # A/B switch for the probe of this change, temporary
 
 
 @gluon.constexpr_function
@@ -566,6 +565,6 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
         TOPK=1 if dx else topk,  # dY's gather indices are its rows; X's are rows // topk
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
         DX=dx,
-        UNIFORM_CONTROL=UNIFORM_CONTROL_DEFAULT,
+        UNIFORM_CONTROL=hopper_ws.UNIFORM_CONTROL_DEFAULT,
         num_warps=config.num_warps,
     )

@@ -28,7 +28,7 @@ from triton.experimental.gluon.language.nvidia.hopper import mbarrier, tma, warp
 
 from gemmtune.config import KernelConfigBackward_dX, KernelConfigForward
 from gemmtune.kernels.common import e_pad, launch, num_sms
-from gemmtune.kernels import fwd_ws
+from gemmtune.kernels import hopper_ws
 from gemmtune.kernels.fwd_ws import store_rows, tile_origin, w_box_origin
 from gemmtune.kernels.hopper_ws import (
     accumulator_layout,
@@ -43,6 +43,7 @@ from gemmtune.kernels.hopper_ws import (
 )
 
 CONSTEXPR_K_STEPS = False  # A/B switch for the probe, temporary
+SKIP_EMPTY_SLABS_DEFAULT = True  # A/B switch for the probe, temporary
 
 WARPGROUP_ROWS = gl.constexpr(64)
 MMA_WARPGROUPS = gl.constexpr(3)
@@ -52,26 +53,36 @@ PARTITION_REGISTERS = gl.constexpr(168)  # 65,536 registers over 384 threads, ro
 @gluon.jit
 def load_origin(step, k_steps, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, NUM_SMS: gl.constexpr,
                 BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr):
-    """(expert, X's first row, first output column) of the tile that this program's ring step `step` (counted
-    over all its tiles) loads for."""
+    """(expert, X's first row, first output column, rows of the expert from that row on) of the tile that this
+    program's ring step `step` (counted over all its tiles) loads for."""
     tile_id = gl.program_id(0) + (step // k_steps) * NUM_SMS
     e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
                                                      MMA_WARPGROUPS * WARPGROUP_ROWS, BLOCK_SIZE_N, GROUP_SIZE_M, 0)
-    return e, row_start + m0, n0
+    return e, row_start + m0, n0, m_size - m0
 
 
 @gluon.jit
-def load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step, total_steps, k0, e, x_row, n0, N, K,
-              NUM_STAGES: gl.constexpr, DX: gl.constexpr):
-    """The TMA loads of ring step `step` (at reduction offset k0 of the tile at load_origin's e, x_row, n0), if
-    this program has that many: X's three 64-row blocks and W's block, once every partition has released
-    the slot."""
+def load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step, total_steps, k0, e, x_row, n0, rows, N, K,
+              NUM_STAGES: gl.constexpr, DX: gl.constexpr, SKIP_EMPTY_SLABS: gl.constexpr):
+    """The TMA loads of ring step `step` (at reduction offset k0 of the tile at load_origin's e, x_row, n0,
+    rows), if this program has that many: X's three 64-row blocks (with SKIP_EMPTY_SLABS only those with rows
+    of the expert, the others' partitions pass the slot on unread) and W's block, once every partition has
+    released the slot."""
     if step < total_steps:
         slot = free_slot(empty, step, NUM_STAGES)
-        mbarrier.expect(ready.index(slot), MMA_WARPGROUPS * x_desc.block_type.nbytes + w_desc.block_type.nbytes)
+        w_bytes: gl.constexpr = w_desc.block_type.nbytes
+        x_bytes: gl.constexpr = x_desc.block_type.nbytes
+        if SKIP_EMPTY_SLABS:  # exactly one of the three expects arrives on the slot's barrier
+            mbarrier.expect(ready.index(slot), x_bytes + w_bytes, pred=rows <= WARPGROUP_ROWS)
+            mbarrier.expect(ready.index(slot), 2 * x_bytes + w_bytes,
+                            pred=(rows > WARPGROUP_ROWS) & (rows <= 2 * WARPGROUP_ROWS))
+            mbarrier.expect(ready.index(slot), 3 * x_bytes + w_bytes, pred=rows > 2 * WARPGROUP_ROWS)
+        else:
+            mbarrier.expect(ready.index(slot), MMA_WARPGROUPS * x_bytes + w_bytes)
         for wg in gl.static_range(MMA_WARPGROUPS):
             tma.async_copy_global_to_shared(x_desc, [x_row + wg * WARPGROUP_ROWS, k0], ready.index(slot),
-                                            x_slots.index(slot * MMA_WARPGROUPS + wg))
+                                            x_slots.index(slot * MMA_WARPGROUPS + wg),
+                                            pred=(wg * WARPGROUP_ROWS < rows) | (not SKIP_EMPTY_SLABS))
         w_row, w_col = w_box_origin(e, k0, n0, N, K, DX)
         tma.async_copy_global_to_shared(w_desc, [w_row, w_col], ready.index(slot), w_slots.index(slot))
 
@@ -82,7 +93,7 @@ def mma_partition(x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes
                   E_PAD: gl.constexpr, NUM_SMS: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, DX: gl.constexpr,
-                  UNIFORM_CONTROL: gl.constexpr, K_STEPS: gl.constexpr):
+                  UNIFORM_CONTROL: gl.constexpr, K_STEPS: gl.constexpr, SKIP_EMPTY_SLABS: gl.constexpr):
     """Rows WARPGROUP·64 … +63 of each of this program's tiles (p, p + NUM_SMS, …); with LOADS also every
     TMA load of the ring (load_step), STAGES - 1 steps ahead of its own K loop. The loads' tile is looked up
     once per tile (a lookup per step, integer divisions and reductions over the experts, made this partition
@@ -100,13 +111,13 @@ def mma_partition(x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes
     total_steps = my_tiles * k_steps
     if LOADS:
         for step in gl.static_range(NUM_STAGES - 1):
-            e, x_row, n0 = load_origin(step, k_steps, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, NUM_SMS,
-                                       BLOCK_SIZE_N, GROUP_SIZE_M)
+            e, x_row, n0, rows = load_origin(step, k_steps, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
+                                             NUM_SMS, BLOCK_SIZE_N, GROUP_SIZE_M)
             load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, step, total_steps,
-                      (step % k_steps) * BLOCK_SIZE_K, e, x_row, n0, N, K, NUM_STAGES, DX)
+                      (step % k_steps) * BLOCK_SIZE_K, e, x_row, n0, rows, N, K, NUM_STAGES, DX, SKIP_EMPTY_SLABS)
     # The tile of the next load (ring step NUM_STAGES - 1 on), kept until a load crosses into the next tile.
-    load_e, load_x_row, load_n0 = load_origin(NUM_STAGES - 1, k_steps, offs_e, m_sizes, row_end, tiles, tile_end,
-                                              num_n_tiles, NUM_SMS, BLOCK_SIZE_N, GROUP_SIZE_M)
+    load_e, load_x_row, load_n0, load_rows = load_origin(NUM_STAGES - 1, k_steps, offs_e, m_sizes, row_end, tiles, tile_end,
+                                                         num_n_tiles, NUM_SMS, BLOCK_SIZE_N, GROUP_SIZE_M)
     acc_layout: gl.constexpr = accumulator_layout(WARPGROUP_ROWS, BLOCK_SIZE_N, 4)
     step = 0
     for t in range(my_tiles):
@@ -133,11 +144,12 @@ def mma_partition(x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes
                     load = step + NUM_STAGES - 1
                     load_k = load % k_steps
                     if load_k == 0:
-                        load_e, load_x_row, load_n0 = load_origin(load, k_steps, offs_e, m_sizes, row_end, tiles,
-                                                                  tile_end, num_n_tiles, NUM_SMS, BLOCK_SIZE_N,
-                                                                  GROUP_SIZE_M)
+                        load_e, load_x_row, load_n0, load_rows = load_origin(
+                            load, k_steps, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, NUM_SMS,
+                            BLOCK_SIZE_N, GROUP_SIZE_M)
                     load_step(x_desc, w_desc, x_slots, w_slots, ready, empty, load, total_steps,
-                              load_k * BLOCK_SIZE_K, load_e, load_x_row, load_n0, N, K, NUM_STAGES, DX)
+                              load_k * BLOCK_SIZE_K, load_e, load_x_row, load_n0, load_rows, N, K, NUM_STAGES, DX,
+                              SKIP_EMPTY_SLABS)
                 step += 1
             acc = warpgroup_mma_wait(0, deps=[acc])
             release_previous_slot(empty, step, NUM_STAGES, True)
@@ -155,7 +167,8 @@ def grouped_gemm_ws3_kernel(x_desc, w_desc, y_ptr, m_sizes_ptr, gather_indices_p
                             NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                             BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
                             NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
-                            DX: gl.constexpr, UNIFORM_CONTROL: gl.constexpr, K_STEPS: gl.constexpr):
+                            DX: gl.constexpr, UNIFORM_CONTROL: gl.constexpr, K_STEPS: gl.constexpr,
+                            SKIP_EMPTY_SLABS: gl.constexpr):
     """Y (rows, N) = X (rows, K) · W[e]ᵀ per expert over 192-row tiles, or with DX dX = dY · W[e] (N and K the
     output columns and the reduction, as in fwd_ws); launched by launch_ws3."""
     x_slots = gl.allocate_shared_memory(x_desc.dtype, [NUM_STAGES * MMA_WARPGROUPS] + x_desc.block_type.shape,
@@ -171,15 +184,15 @@ def grouped_gemm_ws3_kernel(x_desc, w_desc, y_ptr, m_sizes_ptr, gather_indices_p
             (mma_partition, (x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes_ptr, gather_indices_ptr,
                              topk_weights_ptr, N, K, 0, True, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_N,
                              BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS, FUSE_MUL_POST, DX,
-                             UNIFORM_CONTROL, K_STEPS)),
+                             UNIFORM_CONTROL, K_STEPS, SKIP_EMPTY_SLABS)),
             (mma_partition, (x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes_ptr, gather_indices_ptr,
                              topk_weights_ptr, N, K, 1, False, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_N,
                              BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS, FUSE_MUL_POST, DX,
-                             UNIFORM_CONTROL, K_STEPS)),
+                             UNIFORM_CONTROL, K_STEPS, SKIP_EMPTY_SLABS)),
             (mma_partition, (x_desc, w_desc, x_slots, w_slots, ready, empty, y_ptr, m_sizes_ptr, gather_indices_ptr,
                              topk_weights_ptr, N, K, 2, False, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_N,
                              BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS, FUSE_MUL_POST, DX,
-                             UNIFORM_CONTROL, K_STEPS)),
+                             UNIFORM_CONTROL, K_STEPS, SKIP_EMPTY_SLABS)),
         ],
         [4, 4],
         [PARTITION_REGISTERS, PARTITION_REGISTERS],
@@ -225,7 +238,8 @@ def launch_ws3(a, w, out, m_sizes, gather_indices, topk_weights,
         SCATTER_ROWS=config.permute_x if dx else config.permute_y,
         FUSE_MUL_POST=config.fuse_mul_post,
         DX=dx,
-        UNIFORM_CONTROL=fwd_ws.UNIFORM_CONTROL_DEFAULT,
+        UNIFORM_CONTROL=hopper_ws.UNIFORM_CONTROL_DEFAULT,
         K_STEPS=-(-reduction // block_reduction) if CONSTEXPR_K_STEPS else 0,
+        SKIP_EMPTY_SLABS=SKIP_EMPTY_SLABS_DEFAULT,
         num_warps=4,  # the first partition's; the other two are workers of 4 warps each
     )

@@ -54,6 +54,9 @@ def expert_layout(e_pad, num_warps, warp_local):
     return warp_local_layout(e_pad, num_warps) if warp_local else lane_layout(num_warps)
 
 
+UNIFORM_CONTROL_DEFAULT = True  # A/B switch for the probe of this change, temporary
+
+
 @gluon.jit
 def warp_uniform(value):
     """`value` (an int32 scalar that every lane of the warp holds alike) through `redux.sync`, whose result

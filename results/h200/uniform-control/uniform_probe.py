@@ -5,7 +5,7 @@ The Gluon forward/dX kernels bound their tile loops by scalars reduced from the 
 which ptxas cannot prove uniform, so every K step builds its descriptors in vector registers and moves them by
 R2UR: 85 instructions per 128×256 K step, against 54-59 with the bounds passed through redux.sync
 (gemmtune.kernels.hopper_ws.warp_uniform; sass_report, sm_90). This probe times each config both ways in one
-process (fwd_ws.UNIFORM_CONTROL_DEFAULT switched before each launch), and, on one expert, the grouped 192-row
+process (hopper_ws.UNIFORM_CONTROL_DEFAULT switched before each launch), and, on one expert, the grouped 192-row
 kernel (gemmtune.kernels.fwd_ws3) beside the dense probe of entry 56.
 
     PYTHONPATH=benchmarks python results/h200/uniform-control/uniform_probe.py --one-expert
@@ -24,16 +24,18 @@ import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton lo
 import probe  # noqa: E402
 import torch  # noqa: E402
 
-from gemmtune.kernels import Launcher, fwd_ws, fwd_ws3  # noqa: E402
+from gemmtune.kernels import Launcher, fwd_ws3, hopper_ws  # noqa: E402
 from sass_report import parse_config  # noqa: E402
 
 
-def switched(launcher, uniform: bool, constexpr_k: bool = False):
-    """launcher, launched with the uniform control on or off (and fwd_ws3's K-step count a constexpr or not)."""
+def switched(launcher, uniform: bool, constexpr_k: bool = False, skip_empty_slabs: bool = False):
+    """launcher, launched with the uniform control on or off (and fwd_ws3's K-step count a constexpr or not, its
+    loader skipping the X slabs past an expert's end or not; call 1 ran before the skip existed)."""
 
     def launch():
-        fwd_ws.UNIFORM_CONTROL_DEFAULT = uniform
+        hopper_ws.UNIFORM_CONTROL_DEFAULT = uniform
         fwd_ws3.CONSTEXPR_K_STEPS = constexpr_k
+        fwd_ws3.SKIP_EMPTY_SLABS_DEFAULT = skip_empty_slabs
         return launcher()
 
     return launch
@@ -41,12 +43,21 @@ def switched(launcher, uniform: bool, constexpr_k: bool = False):
 
 def both_ways(problem, inputs, text: str) -> list:
     """(name, launch, out) for one config, divergent then uniform; once, as it is, for a text that starts with
-    '=' (a config of the plain kernels, which have no such switch)."""
+    '=' (a config of the plain kernels, which have no such switch); for a 192-row config, uniform without and
+    with the skipped slabs."""
+    from gemmtune.pruning import uses_three_warpgroups
+
     config = parse_config(problem, text.lstrip("="))
     if text.startswith("="):
         launcher = Launcher(problem, inputs, config)
         return [(config.to_string(), launcher, launcher.out)]
     variants = []
+    if uses_three_warpgroups(config):
+        for skip in (False, True):
+            launcher = Launcher(problem, inputs, config)
+            variants.append((f"{config.to_string()} uniform{' skip_empty_slabs' if skip else ''}",
+                             switched(launcher, True, skip_empty_slabs=skip), launcher.out))
+        return variants
     for uniform in (False, True):
         launcher = Launcher(problem, inputs, config)
         variants.append((f"{config.to_string()} {'uniform' if uniform else 'divergent'}",
