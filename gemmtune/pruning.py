@@ -7,7 +7,7 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
   half_tail needs 32-row blocks and does nothing with flatten; TAIL_ROWS needs warp_specialize and a power
   of two from 8 below BLOCK_SIZE_M; dynamic_schedule needs warp_specialize; block sizes are powers of two,
   except an output block's columns in the Gluon forward and dX kernel, which split_columns makes two
-  accumulators, and its 192-row blocks over three MMA warpgroups: block_shape_rule).
+  accumulators: block_shape_rule).
 - device: TMA needs compute capability ≥ 9.0 (Hopper). Warp specialization too: on Hopper it is the Gluon
   kernels of gemmtune.kernels.fwd_ws (fwd and dX) and dw_ws, with their own limits
   (hopper_warp_specialize_rule); from 10.0 it is Triton's `tl.range(warp_specialize=True)` (Triton 3.6's
@@ -50,10 +50,6 @@ WS_TAIL_ACCUMULATOR_REGISTERS = 160
 # A dynamic schedule's tile id per ring slot (int32) and the loader's claim, broadcast through scratch
 # (sass_report, sm_90, 48 Gluon forward configs: 0-72 B beyond the same config without it).
 DYNAMIC_SCHEDULE_BYTES = 128
-# The Gluon forward and dX kernel's tile over three MMA warpgroups of 64 rows (gemmtune.kernels.fwd_ws3): its
-# rows, and its warps (three partitions of 4, the first also issuing the TMA loads).
-THREE_WARPGROUP_ROWS = 192
-THREE_WARPGROUP_WARPS = 12
 
 
 @dataclass(frozen=True)
@@ -199,45 +195,13 @@ def mode_rule(config: KernelConfig) -> str | None:
 def block_shape_rule(config: KernelConfig) -> str | None:
     """Block sizes are powers of two (tl.arange's and Gluon's tensor shapes are), all but the output block's
     columns (OUTPUT_TILE's second: fwd BLOCK_SIZE_N, dX BLOCK_SIZE_K), which the Gluon forward and dX
-    kernel may split in two accumulators (split_block_rule), and BLOCK_SIZE_M 192, three MMA warpgroups of
-    64 rows each (three_warpgroup_rule)."""
+    kernel may split in two accumulators (split_block_rule)."""
     output_columns = OUTPUT_TILE[config.mode][1]
     for name in ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K"):
         size = getattr(config, name)
-        three_warpgroups = name == "BLOCK_SIZE_M" and size == THREE_WARPGROUP_ROWS
-        if name != output_columns and not three_warpgroups and size & (size - 1):
+        if name != output_columns and size & (size - 1):
             return f"{name} = {size}: Triton and Gluon block shapes are powers of two"
-    return three_warpgroup_rule(config) or split_block_rule(config)
-
-
-def uses_three_warpgroups(config: KernelConfig) -> bool:
-    """True for a config of the Gluon kernel over three MMA warpgroups (gemmtune.kernels.fwd_ws3): BLOCK_SIZE_M
-    192 or 12 warps (three_warpgroup_rule keeps the two together)."""
-    return config.BLOCK_SIZE_M == THREE_WARPGROUP_ROWS or config.num_warps == THREE_WARPGROUP_WARPS
-
-
-def three_warpgroup_rule(config: KernelConfig) -> str | None:
-    """192-row blocks run on 12 warps, and 12 warps only on 192-row blocks: the Gluon forward and dX kernel over
-    three MMA warpgroups (gemmtune.kernels.fwd_ws3), whose first partition also issues the TMA loads. A
-    separate loader warp would make 13 warps, padded to 16, which leave ptxas 128 registers per thread, too few
-    for a 64×256 accumulator (docs/perf-notes.md, entry 28). It has an output block of a power of two up to
-    256 columns (one wgmma per warpgroup, at most 128 accumulator registers of the 168 each thread gets), the
-    routed operand pregathered, and no merged tail, dynamic schedule or TMA store."""
-    if not uses_three_warpgroups(config):
-        return None
-    where = f"BLOCK_SIZE_M = {config.BLOCK_SIZE_M} with {config.num_warps} warps"
-    if config.BLOCK_SIZE_M != THREE_WARPGROUP_ROWS or config.num_warps != THREE_WARPGROUP_WARPS:
-        return f"{where}: 192-row blocks run on 12 warps (three MMA warpgroups), and 12 warps only on them"
-    if config.mode == "dw" or not config.warp_specialize:
-        return f"{where}: only the Gluon forward and dX kernel (warp_specialize) has three MMA warpgroups"
-    columns = getattr(config, OUTPUT_TILE[config.mode][1])
-    if columns > 256 or columns & (columns - 1):
-        return f"{where}: its output block is a power of two up to 256 columns, got {columns}"
-    if getattr(config, "TAIL_ROWS", 0) or getattr(config, "dynamic_schedule", False) or config.use_tma_store:
-        return f"{where}: three MMA warpgroups have no merged tail, dynamic schedule or TMA store"
-    if loader_gathers_rows(config):
-        return f"{where}: three MMA warpgroups need the routed operand pregathered (they have no gathering loader)"
-    return None
+    return split_block_rule(config)
 
 
 def split_block_rule(config: KernelConfig) -> str | None:
@@ -277,8 +241,6 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
     for knob in ("TAIL_ROWS", "dynamic_schedule"):
         if getattr(config, knob, False):
             return f"{knob} exists in the Hopper (9.x) Gluon forward and dX kernel only, {device.name} has {cc}"
-    if uses_three_warpgroups(config):
-        return f"192-row blocks over 12 warps exist in the Hopper (9.x) Gluon kernel only, {device.name} has {cc}"
     return None
 
 
@@ -343,11 +305,9 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     if getattr(config, "SPLIT_M", 1) > 1:
         return "warp specialization on Hopper has no SPLIT_M"
     tile_rows = OUTPUT_TILE[config.mode][0]
-    warps = (4, 8, THREE_WARPGROUP_WARPS)  # 12 only at 192 rows in fwd and dX (three_warpgroup_rule, earlier)
-    if config.num_warps not in warps or getattr(config, tile_rows) < 64:
-        return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps "
-                f"{', '.join(map(str, warps))}; {tile_rows} >= 64), got {config.num_warps} warps and {tile_rows} = "
-                f"{getattr(config, tile_rows)}")
+    if config.num_warps not in (4, 8) or getattr(config, tile_rows) < 64:
+        return (f"warp specialization on Hopper needs whole warpgroups of 64 rows (num_warps 4 or 8, {tile_rows} "
+                f">= 64), got {config.num_warps} warps and {tile_rows} = {getattr(config, tile_rows)}")
     tail_rows = getattr(config, "TAIL_ROWS", 0)
     out_cols = OUTPUT_TILE[config.mode][1]  # the tail accumulator's rows: the tile's output columns
     tail_wgmma = wgmma_columns(getattr(config, out_cols), tail_rows, config.num_warps)

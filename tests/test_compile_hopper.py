@@ -159,21 +159,6 @@ def test_split_output_blocks_build_for_hopper(mode, block_out):
     assert split["smem"] <= shared_memory_bytes(config, 2), split
 
 
-@pytest.mark.parametrize("mode", ["fwd", "dx"])
-def test_three_warpgroup_blocks_build_for_hopper(mode):
-    # 192-row blocks on 12 warps (gemmtune.kernels.fwd_ws3): three MMA partitions, each one m64n256k16 per k16
-    # (four per K step of 64, against eight for 128-row blocks over one partition of two warpgroups), the first
-    # partition issuing three X blocks and one W block per ring step; 12 warps at 168 registers each.
-    base, field, gemm, permutation = ((WS, "BLOCK_SIZE_N", "gate_up", "permute_x") if mode == "fwd"
-                                      else (WS_DX, "BLOCK_SIZE_K", "down", "permute_y"))
-    config = dict(base, BLOCK_SIZE_M=192, num_warps=12)
-    report = sass_report(config, mode, gemm)
-    assert report["HGMMA"] == 3 * 4 and report["UTMALDG"] > 0, report
-    assert report["regs"] == 168 and report["spills"] == 0, report
-    config_cls = KernelConfigForward if mode == "fwd" else KernelConfigBackward_dX
-    assert report["smem"] <= shared_memory_bytes(config_cls(**{permutation: True}, **config), 2), report
-
-
 # 256×128 tiles with the loader's gather are left out: they spill (2-6 words of local memory per thread in the
 # H200 sweeps of docs/perf-notes.md entry 47), and were never a shape's best.
 @pytest.mark.parametrize("route, block_m, block_k", [("pregather", 128, 256), ("loader_gather", 128, 256),
@@ -190,6 +175,40 @@ def test_dx_builds_for_hopper_on_the_forward_kernel(route, block_m, block_k):
     assert (report.get("LDGSTS", 0) > 0) == (route == "loader_gather"), report
     assert report["spills"] == 0 and report.get("LDL", 0) == 0, report
     assert report["smem"] <= shared_memory_bytes(KernelConfigBackward_dX(permute_y=True, **config), 2), report
+
+
+def k_loops(sass: str) -> list[list[str]]:
+    """The instructions of each innermost loop of a SASS listing that issues HGMMA: the range of a conditional
+    backward branch (a K or M loop; the unconditional branches back from an mbarrier wait's retry path are left
+    out), with no other such range inside it."""
+    code = [(int(addr, 16), text.strip()) for addr, text in re.findall(r"/\*([0-9a-f]{4,})\*/\s+([^;]*);", sass)]
+    index = {addr: i for i, (addr, _) in enumerate(code)}
+    ranges = []
+    for i, (addr, text) in enumerate(code):
+        branch = re.match(r"@!?U?P\w+\s+BRA\s+0x([0-9a-f]+)", text)
+        if branch and int(branch.group(1), 16) <= addr and int(branch.group(1), 16) in index:
+            first = index[int(branch.group(1), 16)]
+            if any("HGMMA" in line for _, line in code[first:i + 1]):
+                ranges.append((first, i))
+    inner = [r for r in ranges if not any(o != r and r[0] <= o[0] and o[1] <= r[1] for o in ranges)]
+    return [[line for _, line in code[first:last + 1]] for first, last in inner]
+
+
+@pytest.mark.parametrize("mode, extra", [("fwd", {}), ("fwd", dict(TAIL_ROWS=32, dynamic_schedule=True)),
+                                         ("fwd", dict(use_tma_store=True)), ("dx", dict(TAIL_ROWS=32)),
+                                         ("dw", {})])
+def test_k_loops_build_descriptors_on_the_uniform_datapath(mode, extra, tmp_path):
+    # The tile and M loops' bounds and branches go through warp_uniform (redux.sync), so ptxas proves them
+    # uniform and keeps each wgmma descriptor in uniform registers: no R2UR in a K loop. Steered by scalars
+    # reduced over the expert vectors instead, a 128×256 forward K step took 85 instructions, 16 of them R2UR
+    # (docs/perf-notes.md, entry 57).
+    base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
+    config = dict(base, num_stages=4 if extra.get("TAIL_ROWS") else base["num_stages"], **extra)
+    sass_report(config, mode, gemm="down" if mode == "dx" else "gate_up", sass_out=tmp_path)
+    loops = k_loops((tmp_path / "config0.sass").read_text())
+    assert len(loops) == (2 if extra.get("TAIL_ROWS") else 1), [len(loop) for loop in loops]
+    for loop in loops:
+        assert not [line for line in loop if line.startswith("R2UR")], loop
 
 
 @pytest.mark.parametrize("rows, cols, num_warps, line_bytes", [(128, 256, 8, 128), (256, 128, 8, 128),

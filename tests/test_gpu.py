@@ -247,35 +247,6 @@ def test_split_output_block_is_correct(problem, bm, block_out, block_reduction, 
     assert launcher.compiled.name == "grouped_gemm_ws_kernel"
 
 
-THREE_WARPGROUPS = [
-    # (problem, output block, reduction block): 192-row blocks over three MMA warpgroups on 12 warps
-    # (gemmtune.kernels.fwd_ws3); fwd: BLOCK_SIZE_N is the output block; dX: BLOCK_SIZE_K is
-    (Problem("fwd", 256, 4096, 4096, 7168, 8, permute="x"), 256, 64),  # W past 2^31, experts of ~128 rows
-    (Problem("fwd", 64, 256, 200, 160, 2, routing="zipf:1.5"), 256, 64),  # empty experts, N and K tails
-    (Problem("fwd", 8, 1100, 4096, 1408, 2, permute="y"), 256, 64),  # scattered rows, a last block of 1-3 slabs
-    (Problem("fwd", 16, 3000, 1000, 512, 1, permute="x"), 128, 64),  # 128 columns, N tail
-    (Problem("dx", 256, 4096, 4096, 7168, 8, permute="x"), 256, 64),  # W past 2^31, scattered dX rows
-    (Problem("dx", 16, 4096, 512, 1000, 1, permute="y"), 256, 64),  # dY routed, K tail
-    (Problem("dx", 8, 1100, 4096, 1408, 2, permute="x"), 128, 64),  # 128-column output block, scattered dX rows
-]
-
-
-@pytest.mark.parametrize("problem, block_out, block_reduction", THREE_WARPGROUPS,
-                         ids=[p.describe() for p, *_ in THREE_WARPGROUPS])
-def test_three_warpgroup_tiles_are_correct(problem, block_out, block_reduction):
-    routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
-    blocks = (dict(BLOCK_SIZE_N=block_out, BLOCK_SIZE_K=block_reduction, use_tma_load_x=True) if problem.mode == "fwd"
-              else dict(BLOCK_SIZE_N=block_reduction, BLOCK_SIZE_K=block_out, use_tma_load_dy=True))
-    fuse = dict(fuse_mul_post=True) if problem.mode == "fwd" and problem.permute_y else {}
-    config = config_class(problem.mode)(BLOCK_SIZE_M=192, num_warps=12, num_stages=3, permute_x=problem.permute_x,
-                                        permute_y=problem.permute_y, use_tma_load_w=True, warp_specialize=True,
-                                        pregather=routed, **blocks, **fuse)
-    kept, pruned = prune([config], problem, active_device())
-    assert kept, pruned[0].reason
-    launcher = assert_correct_within_predicted_smem(problem, make_inputs(problem, "cuda"), config)
-    assert launcher.compiled.name == "grouped_gemm_ws3_kernel"
-
-
 WARP_SPECIALIZED_DW = [
     # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_warps, num_stages); gemmtune.kernels.dw_ws
     (Problem("dw", 256, 1024, 4096, 7168, 8, permute="x"), 64, 128, 256, 8, 3),  # dW past 2^31, partial blocks

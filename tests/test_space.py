@@ -185,38 +185,6 @@ def test_split_output_blocks_are_two_accumulators(width, parts):
     assert mode_rule(KernelConfigBackward_dX(BLOCK_SIZE_M=128, BLOCK_SIZE_K=width, warp_specialize=True)) is None
 
 
-THREE_WG = dict(BLOCK_SIZE_M=192, BLOCK_SIZE_N=256, num_warps=12, warp_specialize=True)
-
-
-@pytest.mark.parametrize(
-    "config, fragment",
-    [
-        (KernelConfigForward(BLOCK_SIZE_M=192, num_warps=8, warp_specialize=True), "192-row blocks run on 12 warps"),
-        (KernelConfigForward(BLOCK_SIZE_M=128, num_warps=12, warp_specialize=True), "192-row blocks run on 12 warps"),
-        (KernelConfigForward(BLOCK_SIZE_M=192, num_warps=12), "only the Gluon forward and dX kernel"),
-        (KernelConfigBackward_dW(BLOCK_SIZE_M=192, num_warps=12, warp_specialize=True), "only the Gluon forward"),
-        (KernelConfigForward(**dict(THREE_WG, BLOCK_SIZE_N=384)), "a power of two up to 256 columns"),
-        (KernelConfigForward(**THREE_WG, TAIL_ROWS=32), "no merged tail"),
-        (KernelConfigForward(**THREE_WG, dynamic_schedule=True), "dynamic schedule"),
-        (KernelConfigForward(**THREE_WG, use_tma_store=True), "TMA store"),
-        (KernelConfigForward(**THREE_WG, permute_x=True), "pregathered"),
-    ],
-)
-def test_three_warpgroup_blocks_have_192_rows_on_12_warps(config, fragment):
-    assert fragment in mode_rule(config)
-
-
-def test_three_warpgroup_blocks_run_on_hopper_only():
-    fwd = KernelConfigForward(**THREE_WG, permute_x=True, pregather=True, use_tma_load_x=True, use_tma_load_w=True,
-                              num_stages=3)
-    dx = KernelConfigBackward_dX(BLOCK_SIZE_M=192, BLOCK_SIZE_N=64, BLOCK_SIZE_K=256, num_warps=12, num_stages=3,
-                                 warp_specialize=True, use_tma_load_dy=True, use_tma_load_w=True)
-    assert mode_rule(fwd) is None and mode_rule(dx) is None
-    assert _first_rule(fwd) is None  # H100 preset: 196,816 B of shared memory predicted at 3 stages
-    assert _first_rule(dataclasses.replace(fwd, num_stages=4)) == "shared_memory"
-    assert _first_rule(fwd, device=PRESETS["b200"]) == "device"
-
-
 def _first_rule(config, problem=QWEN_UP, device=H100):
     kept, pruned = prune([config], problem, device)
     return pruned[0].rule if pruned else None

@@ -53,7 +53,6 @@ from gemmtune.kernels.hopper_ws import (
     tma_store_async,
     warp_uniform,
 )
-from gemmtune.kernels import hopper_ws
 
 
 @gluon.jit
@@ -115,7 +114,7 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
                   NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, NUM_SMS: gl.constexpr,
                   BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
                   GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, USE_TMA_STORE: gl.constexpr,
-                  ZERO_PAST_END: gl.constexpr, UNIFORM_CONTROL: gl.constexpr):
+                  ZERO_PAST_END: gl.constexpr):
     """Consume the ring with async wgmma (one in flight while the next slot is awaited), then store the tile."""
     acc_layout: gl.constexpr = accumulator_layout(BLOCK_SIZE_N, BLOCK_SIZE_K, gl.num_warps())
     offs_e, m_sizes, row_end, _, _, _ = expert_vectors(m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, 1)
@@ -124,8 +123,7 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
     for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
         e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
                                                    BLOCK_SIZE_K, GROUP_SIZE_M)
-        if UNIFORM_CONTROL:
-            m_size = warp_uniform(m_size)
+        m_size = warp_uniform(m_size)  # it bounds the M loop (warp_uniform says why)
         m_steps = gl.cdiv(m_size, BLOCK_SIZE_M)
         acc = gl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), gl.float32, acc_layout)
         for m_block in range(m_steps):
@@ -180,7 +178,6 @@ def grouped_gemm_dW_ws_kernel(
     USE_TMA_STORE: gl.constexpr,
     X_PADDED: gl.constexpr,
     DY_PADDED: gl.constexpr,
-    UNIFORM_CONTROL: gl.constexpr,
 ):
     dy_slots = ring_slots(dy_desc, NUM_STAGES)
     x_slots = ring_slots(x_desc, NUM_STAGES)
@@ -195,7 +192,7 @@ def grouped_gemm_dW_ws_kernel(
         [
             (mma_partition, (dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_sizes_ptr, N, K,
                              NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
-                             NUM_STAGES, USE_TMA_STORE, not (X_PADDED or DY_PADDED), UNIFORM_CONTROL)),
+                             NUM_STAGES, USE_TMA_STORE, not (X_PADDED or DY_PADDED))),
             (load_partition, (dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr, N, K, NUM_EXPERTS,
                               E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
                               X_PADDED, DY_PADDED)),
@@ -242,6 +239,5 @@ def launch_dw_ws(x, dy, dw, m_sizes, config: KernelConfigBackward_dW, warmup: bo
         USE_TMA_STORE=config.use_tma_store,
         X_PADDED=padded == "x",
         DY_PADDED=padded == "dy",
-        UNIFORM_CONTROL=hopper_ws.UNIFORM_CONTROL_DEFAULT,
         num_warps=config.num_warps,
     )

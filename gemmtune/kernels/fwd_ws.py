@@ -80,11 +80,11 @@ from gemmtune.kernels.hopper_ws import (
     tma_descriptor,
     tile_id_slots,
     tma_store_async,
+    uniform_condition,
     warp_uniform,
     wgmma_columns,
 )
-from gemmtune.kernels import hopper_ws
-from gemmtune.pruning import loader_gathers_rows, uses_three_warpgroups
+from gemmtune.pruning import loader_gathers_rows
 
 
 @gluon.constexpr_function
@@ -314,8 +314,7 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
              gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
              k_steps, N, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
              NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
-             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr,
-             UNIFORM_CONTROL: gl.constexpr):
+             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
     """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
     the next step."""
     cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
@@ -330,8 +329,7 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
     e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
                                                      num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
                                                      TAIL_ROWS)
-    if UNIFORM_CONTROL:
-        tail = warp_uniform(tail.to(gl.int32)) != 0
+    tail = uniform_condition(tail)  # the branches steer k_loop: uniform, for its wgmma descriptors (warp_uniform)
     acc = gl.zeros((BLOCK_SIZE_M, cols), gl.float32, acc_layout)
     acc_rest = gl.zeros((BLOCK_SIZE_M, rest_width), gl.float32, rest_layout)
     acc_tail = gl.zeros((cols, tail_cols), gl.float32, tail_layout)
@@ -351,10 +349,7 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
         acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc,
                                                acc_rest, acc_tail, step, k_steps, NUM_STAGES, False, SPLIT,
                                                GATHER_ROWS, DX)
-    whole = m0 + BLOCK_SIZE_M <= m_size
-    if UNIFORM_CONTROL:
-        whole = warp_uniform(whole.to(gl.int32)) != 0
-    if USE_TMA_STORE and whole:
+    if USE_TMA_STORE and uniform_condition(m0 + BLOCK_SIZE_M <= m_size):
         # Asynchronous: the next tile's K loop runs while TMA writes this one. Only a tile whose rows all
         # belong to the expert goes this way; TMA clips the columns past N itself. (Pruning keeps the TMA
         # store away from a scattered output, so no scatter and no fuse_mul_post here.)
@@ -375,27 +370,22 @@ def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
                   TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
-                  DX: gl.constexpr, UNIFORM_CONTROL: gl.constexpr):
+                  DX: gl.constexpr):
     """Consume the ring tile by tile (mma_tile): the tiles the loader's schedule gives this program, read
     with DYNAMIC_SCHEDULE from the ring slot of each tile's first step."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
-    if UNIFORM_CONTROL:
-        total_tiles = warp_uniform(total_tiles)
+    total_tiles = warp_uniform(total_tiles)  # it bounds the tile loop around k_loop (warp_uniform says why)
     step = 0
     tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else gl.program_id(0)
-    if UNIFORM_CONTROL:
-        tile_id = warp_uniform(tile_id)
     while tile_id < total_tiles:
         step = mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
                         gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
                         step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
-                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX, UNIFORM_CONTROL)
+                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX)
         tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else tile_id + NUM_SMS
-        if UNIFORM_CONTROL:
-            tile_id = warp_uniform(tile_id)
     if USE_TMA_STORE:
         tma.store_wait(0)
 
@@ -431,7 +421,6 @@ def grouped_gemm_ws_kernel(
     TOPK: gl.constexpr,
     DYNAMIC_SCHEDULE: gl.constexpr,
     DX: gl.constexpr,
-    UNIFORM_CONTROL: gl.constexpr,
 ):
     """Y (rows, N) = X (rows, K) · W[e]ᵀ per expert, or with DX dX = dY · W[e] with N and K as the module
     docstring says; launched by launch_ws."""
@@ -469,7 +458,7 @@ def grouped_gemm_ws_kernel(
                              y_ptr, m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD,
                              NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
                              SCATTER_ROWS, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE,
-                             DX, UNIFORM_CONTROL)),
+                             DX)),
             (load_partition, (x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
                               tile_ids, ready, empty, m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N,
                               K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
@@ -494,13 +483,8 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     in expert order (pregathered), or under permute_y without pregather in token·topk order, gathered by the
     loader; out = dx (rows, K), scattered to token·topk order under permute_x; topk_weights unused.
     w: (E, N, K), read in (BLOCK_SIZE_N, BLOCK_SIZE_K) TMA blocks of W viewed as (E·N, K) in both modes. a and w
-    16-byte aligned (checked by the caller). Returns Triton's compiled kernel. A config over three MMA warpgroups
-    (192-row blocks on 12 warps) runs gemmtune.kernels.fwd_ws3 instead.
+    16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
     """
-    if uses_three_warpgroups(config):
-        from gemmtune.kernels.fwd_ws3 import launch_ws3
-
-        return launch_ws3(a, w, out, m_sizes, gather_indices, topk_weights, config, topk, warmup)
     E, N, K = w.shape
     dx = config.mode == "dx"
     # The kernel's N and K: the GEMM's output columns and reduction, and BLOCK_SIZE_N / _K its blocks of them.
@@ -565,6 +549,5 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
         TOPK=1 if dx else topk,  # dY's gather indices are its rows; X's are rows // topk
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
         DX=dx,
-        UNIFORM_CONTROL=hopper_ws.UNIFORM_CONTROL_DEFAULT,
         num_warps=config.num_warps,
     )

@@ -41,32 +41,24 @@ def lane_layout(num_warps):
     return gl.BlockedLayout([1], [32], [num_warps], [0])
 
 
-@gluon.constexpr_function
-def warp_local_layout(length, num_warps):
-    """A 1-D register layout in which every warp holds all `length` elements: reductions over it stay within
-    each warp (shuffles), with no shared-memory scratch and no barrier across the partition's warps."""
-    return gl.BlockedLayout([max(1, length // 32)], [32], [num_warps], [0])
+@gluon.jit
+def warp_uniform(value):
+    """`value`, an int32 scalar that every lane of the warp holds alike, in a register that ptxas knows to be
+    uniform: passed through `redux.sync` (PTX ISA, sm_80+), whose result SASS keeps in a uniform register.
 
-
-@gluon.constexpr_function
-def expert_layout(e_pad, num_warps, warp_local):
-    """expert_vectors' layout: warp_local_layout, or lane_layout's lanes over all warps."""
-    return warp_local_layout(e_pad, num_warps) if warp_local else lane_layout(num_warps)
-
-
-UNIFORM_CONTROL_DEFAULT = True  # A/B switch for the probe of this change, temporary
+    ptxas keeps a loop's wgmma descriptors on the uniform datapath only when the loop runs under control flow
+    it can prove uniform. A scalar reduced from a per-expert vector (shuffles) it cannot, so a loop or branch
+    steered by one makes it build every descriptor in vector registers and move it over by R2UR: 85
+    instructions per 128×256 forward K step instead of 59 (sass_report, sm_90; the H200 figures are in
+    docs/perf-notes.md, entry 57)."""
+    return gl.inline_asm_elementwise("redux.sync.min.s32 $0, $1, 0xffffffff;", "=r,r", [value], dtype=gl.int32,
+                                     is_pure=True, pack=1)
 
 
 @gluon.jit
-def warp_uniform(value):
-    """`value` (an int32 scalar that every lane of the warp holds alike) through `redux.sync`, whose result
-    ptxas keeps in a uniform register (REDUX writes UR). A loop or branch whose bound or condition comes from
-    it is uniform to ptxas, so the wgmma descriptors inside stay on the uniform datapath; a scalar from a
-    reduction over a register layout (shuffles, SHFL) is not, and makes ptxas build each descriptor in vector
-    registers and move it over by R2UR (sass_report, sm_90: a 128×256 K step of 85 instructions instead of
-    54). PTX ISA, redux.sync (sm_80+)."""
-    return gl.inline_asm_elementwise("redux.sync.min.s32 $0, $1, 0xffffffff;", "=r,r", [value], dtype=gl.int32,
-                                     is_pure=True, pack=1)
+def uniform_condition(condition):
+    """A boolean scalar that every lane holds alike, made uniform to ptxas as warp_uniform does."""
+    return warp_uniform(condition.to(gl.int32)) != 0
 
 
 @gluon.jit
@@ -83,12 +75,11 @@ def m_blocks(m_sizes, BLOCK_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr):
 
 @gluon.jit
 def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, BLOCK_SIZE_M: gl.constexpr,
-                   tiles_per_m_block, TAIL_ROWS: gl.constexpr = 0, WARP_LOCAL: gl.constexpr = False):
+                   tiles_per_m_block, TAIL_ROWS: gl.constexpr = 0):
     """gemmtune.kernels.common.expert_tiles in Gluon: tl.arange there has no layout, here the per-expert
-    lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs), or
-    with WARP_LOCAL held whole by each warp (warp_local_layout). With TAIL_ROWS, an expert's M blocks are
-    counted by m_blocks."""
-    offs_e = gl.arange(0, E_PAD, layout=expert_layout(E_PAD, gl.num_warps(), WARP_LOCAL))
+    lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs).
+    With TAIL_ROWS, an expert's M blocks are counted by m_blocks."""
+    offs_e = gl.arange(0, E_PAD, layout=lane_layout(gl.num_warps()))
     m_sizes = gl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
     tiles = m_blocks(m_sizes, BLOCK_SIZE_M, TAIL_ROWS) * tiles_per_m_block
     row_end = gl.associative_scan(m_sizes, 0, add)  # Gluon has no cumsum
@@ -156,7 +147,7 @@ def read_tile_id(tile_ids, ready, step, NUM_STAGES: gl.constexpr):
     """The MMA warps' read of the tile id that the loader published with ring step `step`, once the step's
     slot is filled (filled_slot; k_loop's own wait on that slot then returns at once)."""
     slot = filled_slot(ready, step, NUM_STAGES)
-    return gl.max(tile_ids.index(slot).load(lane_layout(gl.num_warps())), 0)
+    return warp_uniform(gl.max(tile_ids.index(slot).load(lane_layout(gl.num_warps())), 0))
 
 
 @gluon.jit
