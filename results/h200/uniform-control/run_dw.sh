@@ -1,0 +1,26 @@
+#!/bin/bash
+# Calls 5-7 (uniform-control, entry 57): `run_dw.sh CALL [--tests] MODEL...`: with --tests first the whole GPU
+# test suite (pytest -m gpu), then the suite's dW sweeps of the given models with the uniform control
+# (f6c0fc7), packed into one file (at most 8 files come back).
+set -u
+T0=$(date +%s)
+cd "$(dirname "$0")/../../.." || exit 1
+CALL=$1; shift
+python3 -m pip install -q --no-deps --no-build-isolation -e . > /dev/null 2>&1
+D=$OUT/call$CALL; R=/tmp/r$CALL; mkdir -p $D $R
+{ nvidia-smi --query-gpu=name,driver_version,temperature.gpu,power.limit,clocks.max.sm --format=csv;
+  git log -1 --format=%H 2>/dev/null; git status --short | grep -v "results/h200/" | head -20; } > $D/device.txt
+if [ "${1:-}" = "--tests" ]; then
+  shift
+  timeout 400 python3 -m pytest -q -m gpu tests/ 2>&1 | tail -12 > $D/pytest_gpu.txt
+  tail -3 $D/pytest_gpu.txt; echo "tests done at $(( $(date +%s) - T0 )) s"
+fi
+for m in "$@"; do
+  left=$(( 585 - ($(date +%s) - T0) ))
+  [ $left -lt 60 ] && { echo "no time left for dw $m" | tee -a $R/suite_log.txt; continue; }
+  start=$(date +%s)
+  timeout $left python3 benchmarks/suite.py run --out $R --models $m --modes dw > $R/suite_dw_$m.log 2>&1
+  echo "suite dw $m rc $? in $(( $(date +%s) - start )) s" | tee -a $R/suite_log.txt
+done
+rm -f $R/*.journal.jsonl*
+tar czf $D/call${CALL}_suite.tar.gz -C $R .
