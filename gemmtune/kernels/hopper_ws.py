@@ -44,7 +44,8 @@ def lane_layout(num_warps):
 @gluon.jit
 def warp_uniform(value):
     """`value`, an int32 scalar that every lane of the warp holds alike, in a register that ptxas knows to be
-    uniform: passed through `redux.sync` (PTX ISA, sm_80+), whose result SASS keeps in a uniform register.
+    uniform: passed through `redux.sync` (PTX ISA, sm_80+), whose result SASS keeps in a uniform register. Its
+    full member mask needs all 32 lanes to reach the call together (no lane-divergent branch around it).
 
     ptxas keeps a loop's wgmma descriptors on the uniform datapath only when the loop runs under control flow
     it can prove uniform. A scalar reduced from a per-expert vector (shuffles) it cannot, so a loop or branch
@@ -145,7 +146,8 @@ def publish_tile_id(tile_ids, slot, tile_id):
 @gluon.jit
 def read_tile_id(tile_ids, ready, step, NUM_STAGES: gl.constexpr):
     """The MMA warps' read of the tile id that the loader published with ring step `step`, once the step's
-    slot is filled (filled_slot; k_loop's own wait on that slot then returns at once)."""
+    slot is filled (filled_slot; k_loop's own wait on that slot then returns at once), made warp-uniform: it
+    steers the tile loop around k_loop (warp_uniform)."""
     slot = filled_slot(ready, step, NUM_STAGES)
     return warp_uniform(gl.max(tile_ids.index(slot).load(lane_layout(gl.num_warps())), 0))
 
