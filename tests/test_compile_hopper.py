@@ -177,10 +177,10 @@ def test_dx_builds_for_hopper_on_the_forward_kernel(route, block_m, block_k):
     assert report["smem"] <= shared_memory_bytes(KernelConfigBackward_dX(permute_y=True, **config), 2), report
 
 
-def k_loops(sass: str) -> list[list[str]]:
-    """The instructions of each innermost loop of a SASS listing that issues HGMMA: the range of a conditional
-    backward branch (a K or M loop; the unconditional branches back from an mbarrier wait's retry path are left
-    out), with no other such range inside it."""
+def k_loops(sass: str, opcode: str = "HGMMA") -> list[list[str]]:
+    """The instructions of each innermost loop of a SASS listing that issues `opcode` (HGMMA: the MMA warps' K
+    or M loops; UTMALDG: the loaders'): the range of a conditional backward branch (the unconditional branches
+    back from an mbarrier wait's retry path are left out), with no other such range inside it."""
     code = [(int(addr, 16), text.strip()) for addr, text in re.findall(r"/\*([0-9a-f]{4,})\*/\s+([^;]*);", sass)]
     index = {addr: i for i, (addr, _) in enumerate(code)}
     ranges = []
@@ -188,10 +188,15 @@ def k_loops(sass: str) -> list[list[str]]:
         branch = re.match(r"@!?U?P\w+\s+BRA\s+0x([0-9a-f]+)", text)
         if branch and int(branch.group(1), 16) <= addr and int(branch.group(1), 16) in index:
             first = index[int(branch.group(1), 16)]
-            if any("HGMMA" in line for _, line in code[first:i + 1]):
+            if any(opcode in line for _, line in code[first:i + 1]):
                 ranges.append((first, i))
     inner = [r for r in ranges if not any(o != r and r[0] <= o[0] and o[1] <= r[1] for o in ranges)]
     return [[line for _, line in code[first:last + 1]] for first, last in inner]
+
+
+def r2ur(loop: list[str]) -> list[str]:
+    """The loop's R2UR instructions (a move from a vector to a uniform register), predicated or not."""
+    return [line for line in loop if re.match(r"(@!?U?P\w+\s+)?R2UR\b", line)]
 
 
 @pytest.mark.parametrize("mode, extra", [("fwd", {}), ("fwd", dict(TAIL_ROWS=32, dynamic_schedule=True)),
@@ -208,7 +213,21 @@ def test_k_loops_build_descriptors_on_the_uniform_datapath(mode, extra, tmp_path
     loops = k_loops((tmp_path / "config0.sass").read_text())
     assert len(loops) == (2 if extra.get("TAIL_ROWS") else 1), [len(loop) for loop in loops]
     for loop in loops:
-        assert not [line for line in loop if line.startswith("R2UR")], loop
+        assert not r2ur(loop), loop
+
+
+@pytest.mark.parametrize("mode, extra", [("fwd", dict(TAIL_ROWS=32, dynamic_schedule=True)),
+                                         ("fwd", dict(BLOCK_SIZE_N=384)), ("dx", dict(TAIL_ROWS=32)), ("dw", {})])
+def test_loaders_issue_tma_from_uniform_registers(mode, extra, tmp_path):
+    # The TMA loaders' tile loops, coordinates and merged-tail branch go through warp_uniform too, so a K or M
+    # step's copies take their coordinates and addresses from uniform registers: no R2UR in the loader's loop.
+    # Before, the forward loader's K step with merged tails took 90 instructions here, 24 of them R2UR, and
+    # dW's M step 128, 47 of them R2UR (57 and 62 after; docs/perf-notes.md, entry 58).
+    base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
+    sass_report(dict(base, **extra), mode, gemm="down" if mode == "dx" else "gate_up", sass_out=tmp_path)
+    loops = k_loops((tmp_path / "config0.sass").read_text(), "UTMALDG")
+    assert len(loops) == 1, [len(loop) for loop in loops]
+    assert not r2ur(loops[0]), loops[0]
 
 
 @pytest.mark.parametrize("rows, cols, num_warps, line_bytes", [(128, 256, 8, 128), (256, 128, 8, 128),

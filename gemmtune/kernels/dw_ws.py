@@ -86,6 +86,8 @@ def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr
         # The padded layout (gemmtune.kernels.padded_gather) starts expert e at its first M block: the same
         # prefix sum as its first row, over block counts.
         first_block, _ = expert_rows(e, offs_e, blocks, block_end)
+        # They bound the M loop and give the TMA coordinates: uniform (warp_uniform).
+        row_start, m_size, first_block = warp_uniform(row_start), warp_uniform(m_size), warp_uniform(first_block)
         padded_start = first_block * BLOCK_SIZE_M
         dy_start = padded_start if DY_PADDED else row_start
         x_start = padded_start if X_PADDED else row_start
