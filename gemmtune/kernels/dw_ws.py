@@ -59,13 +59,14 @@ from gemmtune.kernels.hopper_ws import (
 def tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
                 GROUP_SIZE_M: gl.constexpr):
     """(expert, its first sorted row, its row count, n0, k0) of flat output tile `tile_id`; every expert has
-    cdiv(N, BLOCK_SIZE_N) · cdiv(K, BLOCK_SIZE_K) tiles, empty ones included."""
+    cdiv(N, BLOCK_SIZE_N) · cdiv(K, BLOCK_SIZE_K) tiles, empty ones included. The row start and count come back
+    warp-uniform: they give the loader's TMA coordinates and bound both partitions' M loops (warp_uniform)."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     num_k_tiles = gl.cdiv(K, BLOCK_SIZE_K)
     e = tile_id // (num_n_tiles * num_k_tiles)
     pid_n, pid_k = swizzle_tile(tile_id % (num_n_tiles * num_k_tiles), num_n_tiles, num_k_tiles, GROUP_SIZE_M)
     row_start, m_size = expert_rows(e, offs_e, m_sizes, row_end)
-    return e, row_start, m_size, pid_n * BLOCK_SIZE_N, pid_k * BLOCK_SIZE_K
+    return e, warp_uniform(row_start), warp_uniform(m_size), pid_n * BLOCK_SIZE_N, pid_k * BLOCK_SIZE_K
 
 
 @gluon.jit
@@ -86,8 +87,7 @@ def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr
         # The padded layout (gemmtune.kernels.padded_gather) starts expert e at its first M block: the same
         # prefix sum as its first row, over block counts.
         first_block, _ = expert_rows(e, offs_e, blocks, block_end)
-        # They bound the M loop and give the TMA coordinates: uniform (warp_uniform).
-        row_start, m_size, first_block = warp_uniform(row_start), warp_uniform(m_size), warp_uniform(first_block)
+        first_block = warp_uniform(first_block)  # a TMA coordinate, like tile_origin's rows (warp_uniform)
         padded_start = first_block * BLOCK_SIZE_M
         dy_start = padded_start if DY_PADDED else row_start
         x_start = padded_start if X_PADDED else row_start
@@ -125,7 +125,6 @@ def mma_partition(dy_slots, x_slots, ready, empty, dw_desc, dw_slot, dw_ptr, m_s
     for tile_id in range(gl.program_id(0), total_tiles, NUM_SMS):
         e, row_start, m_size, n0, k0 = tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N,
                                                    BLOCK_SIZE_K, GROUP_SIZE_M)
-        m_size = warp_uniform(m_size)  # it bounds the M loop (warp_uniform says why)
         m_steps = gl.cdiv(m_size, BLOCK_SIZE_M)
         acc = gl.zeros((BLOCK_SIZE_N, BLOCK_SIZE_K), gl.float32, acc_layout)
         for m_block in range(m_steps):

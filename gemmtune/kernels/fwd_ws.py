@@ -217,7 +217,6 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
-    total_tiles = warp_uniform(total_tiles)  # it bounds the tile loop around load_tile's K loop
     step = 0
     tile_id = gl.program_id(0)
     while tile_id < total_tiles:
@@ -384,7 +383,6 @@ def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready,
     offs_e, m_sizes, row_end, tiles, tile_end, total_tiles = expert_vectors(
         m_sizes_ptr, NUM_EXPERTS, E_PAD, BLOCK_SIZE_M, num_n_tiles, TAIL_ROWS)
     k_steps = gl.cdiv(K, BLOCK_SIZE_K)
-    total_tiles = warp_uniform(total_tiles)  # it bounds the tile loop around k_loop (warp_uniform says why)
     step = 0
     tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else gl.program_id(0)
     while tile_id < total_tiles:

@@ -81,12 +81,13 @@ def expert_vectors(m_sizes_ptr, NUM_EXPERTS: gl.constexpr, E_PAD: gl.constexpr, 
                    tiles_per_m_block, TAIL_ROWS: gl.constexpr = 0):
     """gemmtune.kernels.common.expert_tiles in Gluon: tl.arange there has no layout, here the per-expert
     lanes are spread over the calling partition's warps (one warp for the loader, num_warps for the MMAs).
-    With TAIL_ROWS, an expert's M blocks are counted by m_blocks."""
+    With TAIL_ROWS, an expert's M blocks are counted by m_blocks. The tile total comes back warp-uniform: it
+    bounds both partitions' tile loops (warp_uniform)."""
     offs_e = gl.arange(0, E_PAD, layout=lane_layout(gl.num_warps()))
     m_sizes = gl.load(m_sizes_ptr + offs_e, mask=offs_e < NUM_EXPERTS, other=0)
     tiles = m_blocks(m_sizes, BLOCK_SIZE_M, TAIL_ROWS) * tiles_per_m_block
     row_end = gl.associative_scan(m_sizes, 0, add)  # Gluon has no cumsum
-    return offs_e, m_sizes, row_end, tiles, gl.associative_scan(tiles, 0, add), gl.sum(tiles, 0)
+    return offs_e, m_sizes, row_end, tiles, gl.associative_scan(tiles, 0, add), warp_uniform(gl.sum(tiles, 0))
 
 
 @gluon.jit
