@@ -194,6 +194,14 @@ def k_loops(sass: str, opcode: str = "HGMMA") -> list[list[str]]:
     return [[line for _, line in code[first:last + 1]] for first, last in inner]
 
 
+def mode_loops(mode: str, extra: dict, tmp_path: Path, opcode: str = "HGMMA") -> list[list[str]]:
+    """k_loops of the sm_90 build of `mode`'s Gluon config here (WS, WS_DX or WS_DW) with `extra` over it; dX on
+    the down GEMM (dY routed and pregathered), the forward and dW on gate_up."""
+    base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
+    sass_report(dict(base, **extra), mode, gemm="down" if mode == "dx" else "gate_up", sass_out=tmp_path)
+    return k_loops((tmp_path / "config0.sass").read_text(), opcode)
+
+
 def r2ur(loop: list[str]) -> list[str]:
     """The loop's R2UR instructions (a move from a vector to a uniform register), predicated or not."""
     return [line for line in loop if re.match(r"(@!?U?P\w+\s+)?R2UR\b", line)]
@@ -207,10 +215,7 @@ def test_k_loops_build_descriptors_on_the_uniform_datapath(mode, extra, tmp_path
     # uniform and keeps each wgmma descriptor in uniform registers: no R2UR in a K loop. Steered by scalars
     # reduced over the expert vectors instead, a 128×256 forward K step took 85 instructions, 16 of them R2UR
     # (docs/perf-notes.md, entry 57).
-    base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
-    config = dict(base, num_stages=4 if extra.get("TAIL_ROWS") else base["num_stages"], **extra)
-    sass_report(config, mode, gemm="down" if mode == "dx" else "gate_up", sass_out=tmp_path)
-    loops = k_loops((tmp_path / "config0.sass").read_text())
+    loops = mode_loops(mode, dict(extra, num_stages=4) if extra.get("TAIL_ROWS") else extra, tmp_path)
     assert len(loops) == (2 if extra.get("TAIL_ROWS") else 1), [len(loop) for loop in loops]
     for loop in loops:
         assert not r2ur(loop), loop
@@ -223,9 +228,7 @@ def test_loaders_issue_tma_from_uniform_registers(mode, extra, tmp_path):
     # step's copies take their coordinates and addresses from uniform registers: no R2UR in the loader's loop.
     # Before, the forward loader's K step with merged tails took 90 instructions here, 24 of them R2UR, and
     # dW's M step 128, 47 of them R2UR (57 and 62 after; docs/perf-notes.md, entry 58).
-    base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
-    sass_report(dict(base, **extra), mode, gemm="down" if mode == "dx" else "gate_up", sass_out=tmp_path)
-    loops = k_loops((tmp_path / "config0.sass").read_text(), "UTMALDG")
+    loops = mode_loops(mode, extra, tmp_path, "UTMALDG")
     assert len(loops) == 1, [len(loop) for loop in loops]
     assert not r2ur(loops[0]), loops[0]
 
