@@ -56,17 +56,26 @@ from gemmtune.kernels.hopper_ws import (
 
 
 @gluon.jit
+def uniform_expert_rows(e, offs_e, counts, ends):
+    """gemmtune.kernels.common.expert_rows (expert e's start and count in the per-expert vectors `counts` and
+    their prefix sums `ends`), both warp-uniform: in these partitions they give the loader's TMA coordinates and
+    bound the M loops (warp_uniform)."""
+    start, count = expert_rows(e, offs_e, counts, ends)
+    return warp_uniform(start), warp_uniform(count)
+
+
+@gluon.jit
 def tile_origin(tile_id, offs_e, m_sizes, row_end, N, K, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
                 GROUP_SIZE_M: gl.constexpr):
     """(expert, its first sorted row, its row count, n0, k0) of flat output tile `tile_id`; every expert has
-    cdiv(N, BLOCK_SIZE_N) · cdiv(K, BLOCK_SIZE_K) tiles, empty ones included. The row start and count come back
-    warp-uniform: they give the loader's TMA coordinates and bound both partitions' M loops (warp_uniform)."""
+    cdiv(N, BLOCK_SIZE_N) · cdiv(K, BLOCK_SIZE_K) tiles, empty ones included. The row start and count are
+    warp-uniform (uniform_expert_rows)."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
     num_k_tiles = gl.cdiv(K, BLOCK_SIZE_K)
     e = tile_id // (num_n_tiles * num_k_tiles)
     pid_n, pid_k = swizzle_tile(tile_id % (num_n_tiles * num_k_tiles), num_n_tiles, num_k_tiles, GROUP_SIZE_M)
-    row_start, m_size = expert_rows(e, offs_e, m_sizes, row_end)
-    return e, warp_uniform(row_start), warp_uniform(m_size), pid_n * BLOCK_SIZE_N, pid_k * BLOCK_SIZE_K
+    row_start, m_size = uniform_expert_rows(e, offs_e, m_sizes, row_end)
+    return e, row_start, m_size, pid_n * BLOCK_SIZE_N, pid_k * BLOCK_SIZE_K
 
 
 @gluon.jit
@@ -86,8 +95,7 @@ def load_partition(dy_desc, x_desc, dy_slots, x_slots, ready, empty, m_sizes_ptr
                                                    BLOCK_SIZE_K, GROUP_SIZE_M)
         # The padded layout (gemmtune.kernels.padded_gather) starts expert e at its first M block: the same
         # prefix sum as its first row, over block counts.
-        first_block, _ = expert_rows(e, offs_e, blocks, block_end)
-        first_block = warp_uniform(first_block)  # a TMA coordinate, like tile_origin's rows (warp_uniform)
+        first_block, _ = uniform_expert_rows(e, offs_e, blocks, block_end)
         padded_start = first_block * BLOCK_SIZE_M
         dy_start = padded_start if DY_PADDED else row_start
         x_start = padded_start if X_PADDED else row_start
