@@ -78,7 +78,8 @@ class KernelConfig:
             tma.append("store")
         if tma:
             parts.append(f"tma[{','.join(tma)}]")
-        flags = ("pregather", "half_tail", "dynamic_schedule", "flatten", "warp_specialize", "fuse_mul_post")
+        flags = ("pregather", "half_tail", "dynamic_schedule", "split_tail", "flatten", "warp_specialize",
+                 "fuse_mul_post")
         flags = [name for name in flags if getattr(self, name, False)]
         return " ".join(parts + flags)
 
@@ -121,6 +122,15 @@ class KernelConfigForward(KernelConfig):
     atomic counter hands it next, in tile order, instead of every NUM_SMS-th tile. Tiles of unequal cost
     (merged tails) then cannot pull the programs apart, so the tiles that share a W tile still run together
     and read it from L2 (docs/perf-notes.md, entry 37).
+
+    split_tail (with TAIL_ROWS): an expert's merged tail is computed by all of its M blocks' tiles in a column, each
+    over an even share of the K steps, instead of by the last block's tile alone; the shares are added into fp32
+    sums in global memory (E·TAIL_ROWS·N floats, zeroed by each launch) and the last tile to finish stores them.
+    A tile that carries a whole tail runs about a third slower per K step and, on long reductions, falls behind the
+    tiles that share its W columns until it reads them from DRAM again; split, the tiles keep step. Measured on the
+    H200: 1.02-1.04× on mixtral's dX gate_up (448 K steps) and forward down GEMM (224), 0.95-0.97× on shapes of
+    24-64 K steps (docs/perf-notes.md, entry 60). The tail's rows are then not bitwise reproducible (fp32 adds
+    in arrival order).
     """
 
     use_tma_load_w: bool = False
@@ -128,6 +138,7 @@ class KernelConfigForward(KernelConfig):
     half_tail: bool = False
     TAIL_ROWS: int = 0
     dynamic_schedule: bool = False
+    split_tail: bool = False
 
     mode: ClassVar[str] = "fwd"
 
@@ -139,8 +150,8 @@ class KernelConfigBackward_dX(KernelConfig):
     half_tail: as in KernelConfigForward (dX tiles M the same way).
 
     warp_specialize on Hopper runs the Gluon forward kernel with W[e]'s roles swapped (N the reduction, K the
-    output columns: gemmtune.kernels.fwd_ws.launch_ws), with its TAIL_ROWS and dynamic_schedule as in
-    KernelConfigForward; its loader may gather dY's rows under permute_y instead of pregather.
+    output columns: gemmtune.kernels.fwd_ws.launch_ws), with its TAIL_ROWS, dynamic_schedule and split_tail as
+    in KernelConfigForward; its loader may gather dY's rows under permute_y instead of pregather.
     """
 
     use_tma_load_dy: bool = False
@@ -148,6 +159,7 @@ class KernelConfigBackward_dX(KernelConfig):
     half_tail: bool = False
     TAIL_ROWS: int = 0
     dynamic_schedule: bool = False
+    split_tail: bool = False
 
     mode: ClassVar[str] = "dx"
 

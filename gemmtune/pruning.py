@@ -152,7 +152,8 @@ def mode_rule(config: KernelConfig) -> str | None:
     one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand,
     half_tail below 32-row blocks or with flatten, TAIL_ROWS without warp_specialize or other than a power of
     two from 8 (the tail's rows are the wgmma's N, PTX ISA m64nNk16, and a Gluon tensor dimension) below
-    BLOCK_SIZE_M, dynamic_schedule without warp_specialize, and block shapes (block_shape_rule)."""
+    BLOCK_SIZE_M, dynamic_schedule without warp_specialize, split_tail without TAIL_ROWS, and block shapes
+    (block_shape_rule)."""
     if config.permute_x and config.permute_y:
         return "permute_x and permute_y cannot both be set"
     if config.fuse_mul_post and config.mode != "fwd":
@@ -186,6 +187,8 @@ def mode_rule(config: KernelConfig) -> str | None:
         return "TAIL_ROWS needs warp_specialize (only the Gluon forward and dX kernel computes merged tails)"
     if getattr(config, "dynamic_schedule", False) and not config.warp_specialize:
         return "dynamic_schedule needs warp_specialize (only the Gluon forward and dX kernel claims its tiles)"
+    if getattr(config, "split_tail", False) and not tail_rows:
+        return "split_tail needs TAIL_ROWS (it splits a merged tail over the expert's tiles)"
     if tail_rows and (tail_rows < 8 or tail_rows & (tail_rows - 1) or tail_rows >= config.BLOCK_SIZE_M):
         return (f"TAIL_ROWS = {tail_rows}: the tail's rows are the wgmma's N (a multiple of 8) and a Gluon tensor "
                 f"dimension (a power of two), below BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
@@ -238,7 +241,7 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
         return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
     if config.warp_specialize and device.compute_capability[0] == 9:
         return hopper_warp_specialize_rule(config, problem)
-    for knob in ("TAIL_ROWS", "dynamic_schedule"):
+    for knob in ("TAIL_ROWS", "dynamic_schedule", "split_tail"):
         if getattr(config, knob, False):
             return f"{knob} exists in the Hopper (9.x) Gluon forward and dX kernel only, {device.name} has {cc}"
     return None

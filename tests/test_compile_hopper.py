@@ -94,6 +94,27 @@ def test_merged_tail_builds_for_hopper():
     assert plain["smem"] < merged["smem"] <= predicted, (merged["smem"], predicted)
 
 
+@pytest.mark.parametrize("mode", ["fwd", "dx"])
+def test_split_tail_builds_for_hopper(mode, tmp_path):
+    # split_tail: the tile's K loop in three parts around its share of the tail's steps, the tail's group still
+    # first in its part; its sums added by REDG and counted by one more atomic (ATOMG) than the carried tail.
+    # ptxas keeps a few of the tile's scalars on the stack across them (5 STL and 5 LDL per tile at 32-row tails),
+    # never in a K loop.
+    config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32, dynamic_schedule=True)
+    gemm = "gate_up" if mode == "fwd" else "down"
+    carried = sass_report(config, mode, gemm)
+    split = sass_report(dict(config, split_tail=True), mode, gemm, sass_out=tmp_path)
+    assert split["spills"] == 0 and split.get("LDL", 0) <= 8, split
+    assert split["ATOMG"] == carried["ATOMG"] + 1 and split["smem"] == carried["smem"], (carried, split)
+    sass = (tmp_path / "config0.sass").read_text()
+    assert re.search(r"REDG\.E\.ADD\.F32", sass)
+    loops = k_loops(sass)
+    assert len(loops) == 4 and not [line for loop in loops for line in loop if re.match(r"(LDL|STL)\b", line)]
+    groups = hgmma_groups(sass)
+    tail_groups = [i for i, shape in enumerate(groups) if shape == "64x32x16"]
+    assert tail_groups and all(i + 1 < len(groups) and groups[i + 1] == "64x256x16" for i in tail_groups), groups
+
+
 def hgmma_groups(sass: str) -> list[str]:
     """The wgmma groups of SASS in program order, each as its HGMMA shape (e.g. '64x256x16'): a group ends at
     the HGMMA that carries gsb0."""
@@ -209,20 +230,23 @@ def r2ur(loop: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("mode, extra", [("fwd", {}), ("fwd", dict(TAIL_ROWS=32, dynamic_schedule=True)),
                                          ("fwd", dict(use_tma_store=True)), ("dx", dict(TAIL_ROWS=32)),
-                                         ("dw", {})])
+                                         ("dx", dict(TAIL_ROWS=32, split_tail=True)), ("dw", {})])
 def test_k_loops_build_descriptors_on_the_uniform_datapath(mode, extra, tmp_path):
     # The tile and M loops' bounds and branches go through warp_uniform (redux.sync), so ptxas proves them
     # uniform and keeps each wgmma descriptor in uniform registers: no R2UR in a K loop. Steered by scalars
     # reduced over the expert vectors instead, a 128×256 forward K step took 85 instructions, 16 of them R2UR
     # (docs/perf-notes.md, entry 57).
     loops = mode_loops(mode, dict(extra, num_stages=4) if extra.get("TAIL_ROWS") else extra, tmp_path)
-    assert len(loops) == (2 if extra.get("TAIL_ROWS") else 1), [len(loop) for loop in loops]
+    # one loop, and with merged tails the tail's; split_tail runs the plain loop before and after the tail's too
+    expected = 1 + (1 if extra.get("TAIL_ROWS") else 0) + (2 if extra.get("split_tail") else 0)
+    assert len(loops) == expected, [len(loop) for loop in loops]
     for loop in loops:
         assert not r2ur(loop), loop
 
 
 @pytest.mark.parametrize("mode, extra", [("fwd", dict(TAIL_ROWS=32, dynamic_schedule=True)),
-                                         ("fwd", dict(BLOCK_SIZE_N=384)), ("dx", dict(TAIL_ROWS=32)), ("dw", {})])
+                                         ("fwd", dict(BLOCK_SIZE_N=384)), ("dx", dict(TAIL_ROWS=32)),
+                                         ("dx", dict(TAIL_ROWS=32, split_tail=True)), ("dw", {})])
 def test_loaders_issue_tma_from_uniform_registers(mode, extra, tmp_path):
     # The TMA loaders' tile loops, coordinates and merged-tail branch go through warp_uniform too, so a K or M
     # step's copies take their coordinates and addresses from uniform registers: no R2UR in the loader's loop.

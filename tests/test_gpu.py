@@ -171,6 +171,42 @@ def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilo
     assert_correct_within_predicted_smem(problem, inputs, config)
 
 
+SPLIT_TAIL = [
+    # (problem, BLOCK_SIZE_M, output block, reduction block, TAIL_ROWS): merged tails split over the K steps of
+    # every tile of their expert's column (split_tail), the fp32 sums added up across them
+    (Problem("fwd", 8, 4128, 1000, 1024, 2, permute="x"), 128, 256, 64, 32),  # 8 blocks share a tail, N tail
+    (Problem("fwd", 8, 2048, 1000, 160, 2, permute="y"), 128, 128, 64, 32),  # 3 K steps over 4 shares: some none
+    (Problem("fwd", 16, 4096, 1000, 512, 1, permute="x"), 256, 128, 64, 32),  # one block per expert: one share
+    (Problem("dx", 8, 4128, 2880, 1000, 2, permute="x"), 128, 256, 64, 16),  # scattered dX, K tail
+    (Problem("dx", 8, 4128, 1408, 512, 2, permute="y"), 128, 256, 64, 32),  # dY routed
+]
+
+
+@pytest.mark.parametrize("problem, bm, block_out, block_reduction, tail_rows", SPLIT_TAIL,
+                         ids=[p.describe() for p, *_ in SPLIT_TAIL])
+@pytest.mark.parametrize("route", X_ROUTES)
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_split_tail_is_correct(problem, bm, block_out, block_reduction, tail_rows, route, schedule):
+    routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
+    if route == "loader_gather" and not routed:
+        pytest.skip("the routed operand is not gathered: nothing for the loader to gather")
+    pregather = routed and route == "pregather"
+    if problem.mode == "fwd":
+        blocks = dict(BLOCK_SIZE_N=block_out, BLOCK_SIZE_K=block_reduction, use_tma_load_x=pregather or not routed,
+                      fuse_mul_post=problem.permute_y)
+    else:
+        blocks = dict(BLOCK_SIZE_N=block_reduction, BLOCK_SIZE_K=block_out, use_tma_load_dy=pregather or not routed)
+    config = config_class(problem.mode)(BLOCK_SIZE_M=bm, num_warps=8, num_stages=3, permute_x=problem.permute_x,
+                                        permute_y=problem.permute_y, use_tma_load_w=True, pregather=pregather,
+                                        warp_specialize=True, TAIL_ROWS=tail_rows, split_tail=True, **blocks,
+                                        **SCHEDULES[schedule])
+    kept, pruned = prune([config], problem, active_device())
+    assert not pruned, pruned[0].reason
+    inputs = make_inputs(problem, "cuda")
+    assert merged_tails(inputs.m_sizes, bm, tail_rows) > 0, "no expert has a tail to merge"
+    assert_correct_within_predicted_smem(problem, inputs, config)
+
+
 WARP_SPECIALIZED_DX = [
     # (problem, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_warps, TAIL_ROWS); dX on the forward's Gluon kernel
     # (gemmtune.kernels.fwd_ws.launch_ws): BLOCK_SIZE_N steps through the reduction (N), BLOCK_SIZE_K is

@@ -309,6 +309,20 @@ def test_dynamic_schedule_rules_and_resources():
     assert config.to_string() == "fwd BM256 BN128 BK64 G8 w8 s4 tail32 tma[w,x] dynamic_schedule warp_specialize"
 
 
+def test_split_tail_needs_a_merged_tail():
+    dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=256, num_warps=8, num_stages=3,
+                                 warp_specialize=True, use_tma_load_dy=True, use_tma_load_w=True, TAIL_ROWS=32,
+                                 split_tail=True)
+    assert _first_rule(dx, device=preset("h200")) is None
+    assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=0)) == "mode"  # nothing to split
+    assert _first_rule(dx, device=preset("b200")) == "device"  # the Hopper Gluon kernel only
+    # Its sums live in global memory: the same shared memory and registers as the tail it splits.
+    carried = dataclasses.replace(dx, split_tail=False)
+    assert shared_memory_bytes(dx, 2) == shared_memory_bytes(carried, 2)
+    assert accumulator_registers(dx) == accumulator_registers(carried)
+    assert dx.to_string() == "dx BM128 BN64 BK256 G8 w8 s3 tail32 tma[dy,w] split_tail warp_specialize"
+
+
 def test_dx_merged_tail_has_the_output_columns_of_dx():
     # dX's tile is BLOCK_SIZE_M × BLOCK_SIZE_K (K the output) over BLOCK_SIZE_N steps of the reduction (N),
     # so the merged tail's accumulator is BLOCK_SIZE_K × TAIL_ROWS and each stage holds a TAIL_ROWS ×

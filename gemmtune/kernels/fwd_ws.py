@@ -23,7 +23,9 @@ Rows past an expert's end are loaded (they belong to the next expert or are TMA'
 stored; columns past N likewise.
 With TAIL_ROWS, an expert's last few rows (at most TAIL_ROWS past a full block) are computed by that block's
 tile: a second wgmma per K step multiplies the W tile already in shared memory by the tail's X rows, with
-the rows on the wgmma's N side, and the tail is stored transposed from registers.
+the rows on the wgmma's N side, and the tail is stored transposed from registers. With SPLIT_TAIL (split_tail)
+every tile of the expert's column computes the tail over its share of the K steps and adds it into fp32 sums
+in global memory; the last to arrive stores them (add_tail_share).
 An output block that is not a power of two (BLOCK_SIZE_N 192, 320 or 384; gemmtune.pruning.split_columns) is
 two accumulators, 256 + 128 columns for 384, each multiplied by its own W block from its own TMA box (Gluon
 shapes are powers of two, a wgmma's N need not be), and stored one after the other.
@@ -42,6 +44,7 @@ scattered under permute_x (SCATTER_ROWS), and dY's rows gathered under permute_y
 
 from __future__ import annotations
 
+import torch
 import triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
@@ -104,16 +107,31 @@ def tail_columns(tail_rows, block_n, num_warps):
 
 @gluon.jit
 def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M: gl.constexpr,
-                BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr):
-    """(expert, its first sorted row, its row count, m0, n0, tail) of flat tile `tile_id`, by the plain
-    kernels' locate_tile and swizzle_tile (Triton jit functions without layouts, so Gluon can call them).
-    tail: the tile also computes the expert's last rows m0+BLOCK_SIZE_M … m_size (TAIL_ROWS at most)."""
+                BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr,
+                SPLIT_TAIL: gl.constexpr):
+    """(expert, its first sorted row, its row count, m0, n0, tail, tail_m0, share, shares) of flat tile
+    `tile_id`, by the plain kernels' locate_tile and swizzle_tile (Triton jit functions without layouts, so
+    Gluon can call them).
+    tail: the tile also computes the expert's merged tail, its last rows tail_m0 … m_size (TAIL_ROWS at most):
+    the expert's last block alone, or with SPLIT_TAIL each of the expert's `shares` blocks in this column over
+    its share of the K steps (tail_steps), the sum added up across them (add_tail_share)."""
     e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
     blocks = m_blocks(m_size, BLOCK_SIZE_M, TAIL_ROWS)
     pid_m, pid_n = swizzle_tile(local, blocks, num_n_tiles, GROUP_SIZE_M)
     m0 = pid_m * BLOCK_SIZE_M
-    tail = (TAIL_ROWS > 0) & (pid_m == blocks - 1) & (m0 + BLOCK_SIZE_M < m_size)
-    return e, row_start, m_size, m0, pid_n * BLOCK_SIZE_N, tail
+    tail_m0 = blocks * BLOCK_SIZE_M
+    has_tail = (TAIL_ROWS > 0) & (tail_m0 < m_size)
+    if SPLIT_TAIL:
+        tail, share, shares = has_tail, pid_m, blocks
+    else:
+        tail, share, shares = has_tail & (pid_m == blocks - 1), 0, 1
+    return e, row_start, m_size, m0, pid_n * BLOCK_SIZE_N, tail, tail_m0, share, shares
+
+
+@gluon.jit
+def tail_steps(k_steps, share, shares):
+    """The K steps [lo, hi) in which share `share` of `shares` computes the merged tail: k_steps split evenly."""
+    return share * k_steps // shares, (share + 1) * k_steps // shares
 
 
 @gluon.jit
@@ -135,20 +153,25 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
               num_n_tiles, step, k_steps, N, K,
               BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
               GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
-              GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
+              GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr,
+              SPLIT_TAIL: gl.constexpr):
     """The loads of flat tile `tile_id`, one ring step per K step from `step` on; returns the next step.
     With DYNAMIC_SCHEDULE each step's slot also carries the tile id in `tile_ids`, written before the
     slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself. They
     read only the first step's entry; writing it at the first step alone makes the compiler peel that step,
     and the 128×256 loader gather with merged tails then spills (sass_report, sm_90: 9 LDL/STL)."""
-    e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
-                                                     num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
-                                                     TAIL_ROWS)
+    e, row_start, m_size, m0, n0, tail, tail_m0, share, shares = tile_origin(
+        tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+        TAIL_ROWS, SPLIT_TAIL)
     # Uniform coordinates and branch: TMA takes them from uniform registers (warp_uniform). Not for the gather,
     # where that saved 4 of 150 instructions per K step and made the 128×256 merged-tail build spill.
     if not GATHER_ROWS:
         e, row_start, m0, n0 = warp_uniform(e), warp_uniform(row_start), warp_uniform(m0), warp_uniform(n0)
-        tail = uniform_condition(tail)
+        tail, tail_m0 = uniform_condition(tail), warp_uniform(tail_m0)
+    if SPLIT_TAIL:
+        tail_lo, tail_hi = tail_steps(k_steps, share, shares)
+        if not GATHER_ROWS:
+            tail_lo, tail_hi = warp_uniform(tail_lo), warp_uniform(tail_hi)
     w_cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
     split: gl.constexpr = split_columns(BLOCK_SIZE_N)[1] > 0
     step_bytes: gl.constexpr = x_desc.block_type.nbytes + w_desc.block_type.nbytes + (
@@ -158,10 +181,13 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
         x_rows, x_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0, m_size, BLOCK_SIZE_M, BLOCK_SIZE_K,
                                           TOPK)
         if TAIL_ROWS > 0:
-            tail_rows, tail_rows_ok = gathered_rows(gather_indices_ptr, row_start, m0 + BLOCK_SIZE_M, m_size,
-                                                    TAIL_ROWS, BLOCK_SIZE_K, TOPK)
+            tail_rows, tail_rows_ok = gathered_rows(gather_indices_ptr, row_start, tail_m0, m_size, TAIL_ROWS,
+                                                    BLOCK_SIZE_K, TOPK)
     for k_step in range(k_steps):
         slot = free_slot(empty, step, NUM_STAGES)
+        tail_now = tail
+        if SPLIT_TAIL:  # this tile's share of the tail's K steps
+            tail_now = tail & (k_step >= tail_lo) & (k_step < tail_hi)
         if DYNAMIC_SCHEDULE:
             publish_tile_id(tile_ids, slot, tile_id)
         k0 = k_step * BLOCK_SIZE_K
@@ -169,15 +195,15 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
             mbarrier.expect(ready.index(slot), step_bytes - x_desc.block_type.nbytes)
             gather_async(x_slots.index(slot), x_ptr, K, x_rows, x_rows_ok, k0)
             if TAIL_ROWS > 0:
-                if tail:
+                if tail_now:
                     gather_async(x_tail_slots.index(slot), x_ptr, K, tail_rows, tail_rows_ok, k0)
             async_copy.mbarrier_arrive(ready.index(slot), increment_count=False)
         else:
             if TAIL_ROWS > 0:  # exactly one of the two expects arrives on the slot's barrier
-                mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail)
-                mbarrier.expect(ready.index(slot), step_bytes, pred=not tail)
-                tma.async_copy_global_to_shared(x_tail_desc, [row_start + m0 + BLOCK_SIZE_M, k0],
-                                                ready.index(slot), x_tail_slots.index(slot), pred=tail)
+                mbarrier.expect(ready.index(slot), step_bytes + tail_bytes, pred=tail_now)
+                mbarrier.expect(ready.index(slot), step_bytes, pred=not tail_now)
+                tma.async_copy_global_to_shared(x_tail_desc, [row_start + tail_m0, k0], ready.index(slot),
+                                                x_tail_slots.index(slot), pred=tail_now)
             else:
                 mbarrier.expect(ready.index(slot), step_bytes)
             tma.async_copy_global_to_shared(x_desc, [row_start + m0, k0], ready.index(slot), x_slots.index(slot))
@@ -199,7 +225,7 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
                    NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                    BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                    TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr,
-                   DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr):
+                   DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr, SPLIT_TAIL: gl.constexpr):
     """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
     (and the tail's X rows on a tile that computes a tail).
 
@@ -223,7 +249,8 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
         step = load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots,
                          x_tail_slots, tile_ids, ready, empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end,
                          tiles, tile_end, num_n_tiles, step, k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N,
-                         BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)
+                         BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX,
+                         SPLIT_TAIL)
         if DYNAMIC_SCHEDULE:
             tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
             tile_id = warp_uniform(tile_id)
@@ -240,7 +267,7 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
 @gluon.jit
 def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_rest, acc_tail, step, k_steps,
            NUM_STAGES: gl.constexpr, WITH_TAIL: gl.constexpr, SPLIT: gl.constexpr, GATHER_ROWS: gl.constexpr,
-           DX: gl.constexpr):
+           DX: gl.constexpr, MAY_BE_EMPTY: gl.constexpr = False):
     """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
     tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
@@ -248,7 +275,10 @@ def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_
     a half off what a merged tail costs (docs/perf-notes.md, entry 52; not profiled: issued last, its short
     wgmmas, each chained on the one before, trail the tile's long group into the wait for the next slot).
     SPLIT: the output block is two accumulators, acc's power of two of columns and acc_rest's rest, each from
-    its own W slot. Returns (acc, acc_rest, acc_tail, step)."""
+    its own W slot. MAY_BE_EMPTY: k_steps may be 0 (one part of a tile's loop, split_tail), and then no slot is
+    released. Each call ends with its wgmmas retired: ptxas serializes every wgmma of a loop whose last group
+    stays in flight into the next loop (sass_report, sm_90: `WARPGROUP.DEPBAR.LE gsb0, 0x0` after each).
+    Returns (acc, acc_rest, acc_tail, step)."""
     for k_step in range(k_steps):
         slot = filled_slot(ready, step, NUM_STAGES)
         if GATHER_ROWS:
@@ -275,7 +305,7 @@ def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_
         release_previous_slot(empty, step, NUM_STAGES, k_step > 0)
         step += 1
     acc, acc_rest, acc_tail = warpgroup_mma_wait(0, deps=[acc, acc_rest, acc_tail])
-    release_previous_slot(empty, step, NUM_STAGES, True)
+    release_previous_slot(empty, step, NUM_STAGES, (k_steps > 0) if MAY_BE_EMPTY else True)
     return acc, acc_rest, acc_tail, step
 
 
@@ -316,13 +346,47 @@ def store_rows(acc, y_ptr, m0, m_size, row_start, n0, N, gather_indices_ptr, top
 
 
 @gluon.jit
+def add_tail_share(acc_tail, tail_sums_ptr, tail_counts_ptr, e, n0, num_n_tiles, shares, y_ptr, tail_m0, m_size,
+                   row_start, N, gather_indices_ptr, topk_weights_ptr, BLOCK_SIZE_N: gl.constexpr,
+                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr):
+    """SPLIT_TAIL: add this tile's share of expert e's merged tail (acc_tail, (columns, TAIL_ROWS) fp32: the
+    tail's Yᵀ over this tile's K steps) into the expert's fp32 sums, tail_sums (E, TAIL_ROWS, N) zeroed by the
+    launch; the last of the column's `shares` tiles to arrive, counted in tail_counts (E, cdiv(N, BLOCK_SIZE_N))
+    int32, stores the whole sum as store_rows does. The count's atomic is acq_rel at GPU scope and follows a
+    barrier over the MMA warps, so every share's adds are visible to the last (PTX ISA, memory consistency
+    model: release and acquire patterns). fp32 adds in arrival order: the tail's rows are not bitwise
+    reproducible from run to run."""
+    cols: gl.constexpr = acc_tail.shape[0]
+    tail_rows: gl.constexpr = acc_tail.shape[1]
+    layout: gl.constexpr = acc_tail.type.layout
+    sums_ptr = tail_sums_ptr + e.to(gl.int64) * tail_rows * N
+    offs_n = n0 + gl.arange(0, cols, layout=gl.SliceLayout(1, layout))
+    offs_row = gl.arange(0, tail_rows, layout=gl.SliceLayout(0, layout))
+    ptrs = sums_ptr + gl.expand_dims(offs_row, 0) * N + gl.expand_dims(offs_n, 1)
+    mask = gl.expand_dims(offs_n < N, 1) & gl.expand_dims(offs_row < tail_rows, 0)
+    gl.atomic_add(ptrs, acc_tail, mask=mask, sem="relaxed")
+    gl.thread_barrier()  # every MMA thread's adds are issued before the count's release
+    arrived = gl.atomic_add(tail_counts_ptr + e * num_n_tiles + n0 // BLOCK_SIZE_N, 1, sem="acq_rel")
+    if uniform_condition(arrived == shares - 1):  # the last share: the sum is complete
+        sums_layout: gl.constexpr = gl.BlockedLayout([1, 4], [1, 32], [gl.num_warps(), 1], [1, 0])
+        rows = gl.arange(0, tail_rows, layout=gl.SliceLayout(1, sums_layout))
+        cols_n = n0 + gl.arange(0, cols, layout=gl.SliceLayout(0, sums_layout))
+        sums_mask = gl.expand_dims(rows < tail_rows, 1) & gl.expand_dims(cols_n < N, 0)
+        sums = gl.load(sums_ptr + gl.expand_dims(rows, 1) * N + gl.expand_dims(cols_n, 0), mask=sums_mask,
+                       other=0.0, cache_modifier=".cg")  # from L2, where the adds went
+        store_rows(sums, y_ptr, tail_m0, m_size, row_start, n0, N, gather_indices_ptr, topk_weights_ptr,
+                   SCATTER_ROWS, FUSE_MUL_POST, False)
+
+
+@gluon.jit
 def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
              gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, step,
              k_steps, N, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
              NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
-             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr):
-    """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail; returns
-    the next step."""
+             USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr,
+             SPLIT_TAIL: gl.constexpr, tail_sums_ptr, tail_counts_ptr):
+    """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail (with
+    SPLIT_TAIL: add its share of the tail, add_tail_share); returns the next step."""
     cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
     rest_cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[1]
     SPLIT: gl.constexpr = rest_cols > 0
@@ -332,21 +396,37 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
     # The tail's accumulator has the tile's columns as rows (cols: no merged tail on a split block).
     tail_cols: gl.constexpr = tail_columns(TAIL_ROWS, cols, gl.num_warps())
     tail_layout: gl.constexpr = accumulator_layout(cols, tail_cols, gl.num_warps())
-    e, row_start, m_size, m0, n0, tail = tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end,
-                                                     num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
-                                                     TAIL_ROWS)
+    e, row_start, m_size, m0, n0, tail, tail_m0, share, shares = tile_origin(
+        tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
+        TAIL_ROWS, SPLIT_TAIL)
     tail = uniform_condition(tail)  # the branches steer k_loop: uniform, for its wgmma descriptors (warp_uniform)
     acc = gl.zeros((BLOCK_SIZE_M, cols), gl.float32, acc_layout)
     acc_rest = gl.zeros((BLOCK_SIZE_M, rest_width), gl.float32, rest_layout)
     acc_tail = gl.zeros((cols, tail_cols), gl.float32, tail_layout)
     if TAIL_ROWS > 0:  # constexpr: without it the tail's loop is not even compiled
         if tail:
-            acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc,
-                                                   acc_rest, acc_tail, step, k_steps, NUM_STAGES, True, False,
-                                                   GATHER_ROWS, DX)
-            # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
-            store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, m0 + BLOCK_SIZE_M, m_size, row_start, n0, N,
-                       gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS, FUSE_MUL_POST, False)
+            if SPLIT_TAIL:  # the tail in this tile's share of the K steps only, the plain loop around it
+                tail_lo, tail_hi = tail_steps(k_steps, share, shares)
+                tail_lo, tail_hi = warp_uniform(tail_lo), warp_uniform(tail_hi)
+                acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty,
+                                                       acc, acc_rest, acc_tail, step, tail_lo, NUM_STAGES, False,
+                                                       False, GATHER_ROWS, DX, True)
+                acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty,
+                                                       acc, acc_rest, acc_tail, step, tail_hi - tail_lo, NUM_STAGES,
+                                                       True, False, GATHER_ROWS, DX, True)
+                acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty,
+                                                       acc, acc_rest, acc_tail, step, k_steps - tail_hi, NUM_STAGES,
+                                                       False, False, GATHER_ROWS, DX, True)
+                add_tail_share(acc_tail, tail_sums_ptr, tail_counts_ptr, e, n0, num_n_tiles, shares, y_ptr, tail_m0,
+                               m_size, row_start, N, gather_indices_ptr, topk_weights_ptr, BLOCK_SIZE_N,
+                               SCATTER_ROWS, FUSE_MUL_POST)
+            else:
+                acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty,
+                                                       acc, acc_rest, acc_tail, step, k_steps, NUM_STAGES, True,
+                                                       False, GATHER_ROWS, DX)
+                # acc_tail holds the tail's Yᵀ: transposed, it stores like any row block.
+                store_rows(gl.permute(acc_tail, (1, 0)), y_ptr, tail_m0, m_size, row_start, n0, N,
+                           gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS, FUSE_MUL_POST, False)
         else:
             acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc,
                                                    acc_rest, acc_tail, step, k_steps, NUM_STAGES, False, False,
@@ -376,7 +456,7 @@ def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
                   TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
-                  DX: gl.constexpr):
+                  DX: gl.constexpr, SPLIT_TAIL: gl.constexpr, tail_sums_ptr, tail_counts_ptr):
     """Consume the ring tile by tile (mma_tile): the tiles the loader's schedule gives this program, read
     with DYNAMIC_SCHEDULE from the ring slot of each tile's first step."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
@@ -389,7 +469,8 @@ def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready,
         step = mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, y_desc, y_slot, y_ptr,
                         gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
                         step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
-                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX)
+                        FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX, SPLIT_TAIL, tail_sums_ptr,
+                        tail_counts_ptr)
         tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else tile_id + NUM_SMS
     if USE_TMA_STORE:
         tma.store_wait(0)
@@ -408,6 +489,8 @@ def grouped_gemm_ws_kernel(
     gather_indices_ptr,
     topk_weights_ptr,
     tile_counter_ptr,
+    tail_sums_ptr,
+    tail_counts_ptr,
     N,
     K,
     NUM_EXPERTS: gl.constexpr,
@@ -426,6 +509,7 @@ def grouped_gemm_ws_kernel(
     TOPK: gl.constexpr,
     DYNAMIC_SCHEDULE: gl.constexpr,
     DX: gl.constexpr,
+    SPLIT_TAIL: gl.constexpr,
 ):
     """Y (rows, N) = X (rows, K) · W[e]ᵀ per expert, or with DX dX = dY · W[e] with N and K as the module
     docstring says; launched by launch_ws."""
@@ -463,11 +547,11 @@ def grouped_gemm_ws_kernel(
                              y_ptr, m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD,
                              NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
                              SCATTER_ROWS, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE,
-                             DX)),
+                             DX, SPLIT_TAIL, tail_sums_ptr, tail_counts_ptr)),
             (load_partition, (x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
                               tile_ids, ready, empty, m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N,
                               K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
-                              NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX)),
+                              NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX, SPLIT_TAIL)),
         ],
         [GATHER_LOADER_WARPS if GATHER_ROWS else LOADER_WARPS],
         [GATHER_LOADER_REGISTERS if GATHER_ROWS else
@@ -521,6 +605,13 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     # dynamic_schedule's tile counter, zeroed for each launch (one small fill, part of the timed call); without
     # it m_sizes stands in, never touched.
     tile_counter = m_sizes.new_zeros(1) if config.dynamic_schedule else m_sizes
+    # split_tail's fp32 tail sums (E, TAIL_ROWS, out_cols) and per-column arrival counts, zeroed for each launch
+    # in one fill (part of the timed call; zero bits read as int32 0 too); without it stand-ins, never touched.
+    tail_sums = tail_counts = out
+    if config.split_tail:
+        sums = E * config.TAIL_ROWS * out_cols
+        zeroed = torch.zeros(sums + E * triton.cdiv(out_cols, block_out), dtype=torch.float32, device=out.device)
+        tail_sums, tail_counts = zeroed[:sums], zeroed[sums:].view(torch.int32)
     return launch(
         grouped_gemm_ws_kernel,
         tiles,
@@ -536,6 +627,8 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
         gather_indices,
         topk_weights if topk_weights is not None else out,
         tile_counter,
+        tail_sums,
+        tail_counts,
         out_cols,
         reduction,
         NUM_EXPERTS=E,
@@ -554,5 +647,6 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
         TOPK=1 if dx else topk,  # dY's gather indices are its rows; X's are rows // topk
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
         DX=dx,
+        SPLIT_TAIL=config.split_tail,
         num_warps=config.num_warps,
     )
