@@ -363,7 +363,7 @@ def add_tail_share(acc_tail, tail_sums_ptr, tail_counts_ptr, e, n0, num_n_tiles,
     offs_n = n0 + gl.arange(0, cols, layout=gl.SliceLayout(1, layout))
     offs_row = gl.arange(0, tail_rows, layout=gl.SliceLayout(0, layout))
     ptrs = sums_ptr + gl.expand_dims(offs_row, 0) * N + gl.expand_dims(offs_n, 1)
-    mask = gl.expand_dims(offs_n < N, 1) & gl.expand_dims(offs_row < tail_rows, 0)
+    mask = gl.expand_dims(offs_n < N, 1) & gl.expand_dims(offs_row < tail_rows, 0)  # the columns', as a tile
     gl.atomic_add(ptrs, acc_tail, mask=mask, sem="relaxed")
     gl.thread_barrier()  # every MMA thread's adds are issued before the count's release
     arrived = gl.atomic_add(tail_counts_ptr + e * num_n_tiles + n0 // BLOCK_SIZE_N, 1, sem="acq_rel")
@@ -572,7 +572,8 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     in expert order (pregathered), or under permute_y without pregather in token·topk order, gathered by the
     loader; out = dx (rows, K), scattered to token·topk order under permute_x; topk_weights unused.
     w: (E, N, K), read in (BLOCK_SIZE_N, BLOCK_SIZE_K) TMA blocks of W viewed as (E·N, K) in both modes. a and w
-    16-byte aligned (checked by the caller). Returns Triton's compiled kernel.
+    16-byte aligned (checked by the caller). With split_tail each launch also allocates and zeroes
+    E·TAIL_ROWS·out_cols fp32 tail sums and a count per (expert, output block). Returns Triton's compiled kernel.
     """
     E, N, K = w.shape
     dx = config.mode == "dx"
