@@ -110,9 +110,7 @@ def test_split_tail_builds_for_hopper(mode, tmp_path):
     assert re.search(r"REDG\.E\.ADD\.F32", sass)
     loops = k_loops(sass)
     assert len(loops) == 4 and not [line for loop in loops for line in loop if re.match(r"(LDL|STL)\b", line)]
-    groups = hgmma_groups(sass)
-    tail_groups = [i for i, shape in enumerate(groups) if shape == "64x32x16"]
-    assert tail_groups and all(i + 1 < len(groups) and groups[i + 1] == "64x256x16" for i in tail_groups), groups
+    assert_tail_groups_go_first(hgmma_groups(sass))
 
 
 def hgmma_groups(sass: str) -> list[str]:
@@ -127,6 +125,14 @@ def hgmma_groups(sass: str) -> list[str]:
     return groups
 
 
+def assert_tail_groups_go_first(groups: list[str]) -> None:
+    """hgmma_groups has tail groups (64x32x16), and each is followed by the tile's (64x256x16) of the same K step,
+    not by the next step's wait."""
+    tail_groups = [i for i, shape in enumerate(groups) if shape == "64x32x16"]
+    assert tail_groups, groups
+    assert all(i + 1 < len(groups) and groups[i + 1] == "64x256x16" for i in tail_groups), groups
+
+
 @pytest.mark.parametrize("mode", ["fwd", "dx"])
 def test_merged_tail_wgmma_goes_first(mode, tmp_path):
     # The tail's wgmma group (64x32x16) is issued before the tile's (64x256x16) in each K step (fwd_ws.k_loop,
@@ -134,10 +140,7 @@ def test_merged_tail_wgmma_goes_first(mode, tmp_path):
     config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32)
     gemm = "gate_up" if mode == "fwd" else "down"  # dX pregathers dY only under permute_y
     sass_report(config, mode, gemm, sass_out=tmp_path)
-    groups = hgmma_groups((tmp_path / "config0.sass").read_text())
-    tail_groups = [i for i, shape in enumerate(groups) if shape == "64x32x16"]
-    assert tail_groups, groups
-    assert all(i + 1 < len(groups) and groups[i + 1] == "64x256x16" for i in tail_groups), groups
+    assert_tail_groups_go_first(hgmma_groups((tmp_path / "config0.sass").read_text()))
 
 
 @pytest.mark.parametrize("route", ["pregather", "loader_gather"])
