@@ -123,14 +123,16 @@ class KernelConfigForward(KernelConfig):
     (merged tails) then cannot pull the programs apart, so the tiles that share a W tile still run together
     and read it from L2 (docs/perf-notes.md, entry 37).
 
-    split_tail (with TAIL_ROWS): an expert's merged tail is computed by all of its M blocks' tiles in a column, each
-    over an even share of the K steps, instead of by the last block's tile alone; the shares are added into fp32
-    sums in global memory (E·TAIL_ROWS·N floats, zeroed by each launch) and the last tile to finish stores them.
-    A tile that carries a whole tail runs about a third slower per K step and, on long reductions, falls behind the
-    tiles that share its W columns until it reads them from DRAM again; split, the tiles keep step. Measured on the
-    H200: 1.02-1.04× on mixtral's dX gate_up (448 K steps) and forward down GEMM (224), 0.95-0.97× on shapes of
-    24-64 K steps (docs/perf-notes.md, entry 60). The tail's rows are then not bitwise reproducible (fp32 adds
-    in arrival order).
+    split_tail (with TAIL_ROWS): on a reduction of at least gemmtune.pruning.TAIL_SPLIT_STEPS (128) K steps, an
+    expert's merged tail is computed by all of its M blocks' tiles in a column, each over an even share of the K
+    steps, instead of by the last block's tile alone; the shares are added into fp32 sums in global memory
+    (E·TAIL_ROWS·N floats, zeroed by each launch) and the last tile to finish stores them. A tile that carries a
+    whole tail runs about a third slower per K step and, on long reductions, falls behind the tiles that share its
+    W columns until it reads them from DRAM again; split, the tiles keep step. Measured on the H200 against the
+    carried tail: 1.00× at 112 K steps, 1.01-1.02× at 128-224, 1.02-1.10× at 256-448, and 0.94-0.97× at 24-64,
+    where the launch therefore runs the carried tail's kernel and pruning drops the config as that one
+    (docs/perf-notes.md, entries 60 and 61). Split, the tail's rows are not bitwise reproducible (fp32 adds in
+    arrival order).
     """
 
     use_tma_load_w: bool = False

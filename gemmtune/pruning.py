@@ -19,7 +19,8 @@ that fires, in the order of RULES; every pruned config keeps its rule and reason
   more than the device's opt-in limit per block fails at launch with OutOfResources.
 - registers: the fp32 accumulator alone takes (tile rows · tile cols) / (32 · num_warps) registers per
   thread; above 255 (the per-thread limit of every CUDA GPU since Kepler) it spills for certain.
-- problem_size: a block larger than the next power of two of its dimension only computes padding.
+- problem_size: a block larger than the next power of two of its dimension only computes padding; split_tail
+  over a reduction of fewer than TAIL_SPLIT_STEPS blocks runs the carried tail's kernel (splits_tails).
 """
 
 from __future__ import annotations
@@ -354,7 +355,30 @@ def register_rule(config: KernelConfig) -> str | None:
     return None
 
 
+# split_tail splits merged tails only over reductions of at least this many blocks (K steps); over shorter ones the
+# carried tail's kernel runs. On the H200, split over all the tiles of their experts' columns, tails ran 0.94-0.97x
+# the carried ones at 24-64 K steps, 1.00x at 112, 1.01-1.02x at 128-224 and 1.02-1.10x at 256-448
+# (docs/perf-notes.md, entries 60 and 61).
+TAIL_SPLIT_STEPS = 128
+
+
+def splits_tails(config: KernelConfig, reduction: int) -> bool:
+    """Whether a forward or dX config splits its merged tails over a reduction of `reduction` elements (fwd: K,
+    dX: N): split_tail, and at least TAIL_SPLIT_STEPS blocks of it (fwd: BLOCK_SIZE_K, dX: BLOCK_SIZE_N)."""
+    block = config.BLOCK_SIZE_K if config.mode == "fwd" else config.BLOCK_SIZE_N
+    return getattr(config, "split_tail", False) and triton.cdiv(reduction, block) >= TAIL_SPLIT_STEPS
+
+
 def problem_size_rule(config: KernelConfig, problem: Problem) -> str | None:
+    """A block larger than the next power of two of its dimension, or split_tail over a reduction too short to
+    split (splits_tails): the first only computes padding, the second runs the same kernel as the config without
+    split_tail."""
+    if getattr(config, "split_tail", False):
+        reduction, block = (problem.K, "BLOCK_SIZE_K") if config.mode == "fwd" else (problem.N, "BLOCK_SIZE_N")
+        if not splits_tails(config, reduction):
+            steps = triton.cdiv(reduction, getattr(config, block))
+            return (f"split_tail over {steps} reduction steps (fewer than {TAIL_SPLIT_STEPS}) runs the carried "
+                    f"tail: the same kernel as without split_tail")
     dims = {"BLOCK_SIZE_M": problem.rows, "BLOCK_SIZE_N": problem.N, "BLOCK_SIZE_K": problem.K}
     for name, dim in dims.items():
         cap = max(16, triton.next_power_of_2(dim))

@@ -99,9 +99,10 @@ def test_split_tail_builds_for_hopper(mode, tmp_path):
     # split_tail: the tile's K loop in three parts around its share of the tail's steps, the tail's group still
     # first in its part; its sums added by REDG and counted by one more atomic (ATOMG) than the carried tail.
     # ptxas keeps a few of the tile's scalars on the stack across them (5 STL and 5 LDL per tile at 32-row tails),
-    # never in a K loop.
-    config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32, dynamic_schedule=True)
-    gemm = "gate_up" if mode == "fwd" else "down"
+    # never in a K loop. On mixtral's unrouted operands: the forward's down GEMM reduces over 224 K steps, dX's
+    # gate_up over 448, both past fwd_ws.TAIL_SPLIT_STEPS.
+    config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32, dynamic_schedule=True, pregather=False)
+    gemm = "down" if mode == "fwd" else "gate_up"
     carried = sass_report(config, mode, gemm)
     split = sass_report(dict(config, split_tail=True), mode, gemm, sass_out=tmp_path)
     assert split["spills"] == 0 and split.get("LDL", 0) <= 8, split
@@ -111,6 +112,16 @@ def test_split_tail_builds_for_hopper(mode, tmp_path):
     loops = k_loops(sass)
     assert len(loops) == 4 and not [line for loop in loops for line in loop if re.match(r"(LDL|STL)\b", line)]
     assert_tail_groups_go_first(hgmma_groups(sass))
+
+
+@pytest.mark.parametrize("mode, gemm", [("fwd", "gate_up"), ("dx", "down")])
+def test_split_tail_on_a_short_reduction_builds_the_carried_kernel(mode, gemm, tmp_path):
+    # 64 K steps, under fwd_ws.TAIL_SPLIT_STEPS: split_tail launches the carried tail's kernel, SASS for SASS.
+    config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32, dynamic_schedule=True)
+    sass_report(config, mode, gemm, sass_out=tmp_path / "carried")
+    sass_report(dict(config, split_tail=True), mode, gemm, sass_out=tmp_path / "split")
+    carried, split = ((tmp_path / arm / "config0.sass").read_text() for arm in ("carried", "split"))
+    assert "REDG" not in split and split == carried
 
 
 def hgmma_groups(sass: str) -> list[str]:
@@ -220,9 +231,14 @@ def k_loops(sass: str, opcode: str = "HGMMA") -> list[list[str]]:
 
 def mode_loops(mode: str, extra: dict, tmp_path: Path, opcode: str = "HGMMA") -> list[list[str]]:
     """k_loops of the sm_90 build of `mode`'s Gluon config here (WS, WS_DX or WS_DW) with `extra` over it; dX on
-    the down GEMM (dY routed and pregathered), the forward and dW on gate_up."""
+    the down GEMM (dY routed and pregathered), the forward and dW on gate_up; with split_tail dX on gate_up, whose
+    448 K steps split the tails (fwd_ws.TAIL_SPLIT_STEPS)."""
     base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
-    sass_report(dict(base, **extra), mode, gemm="down" if mode == "dx" else "gate_up", sass_out=tmp_path)
+    gemm = "down" if mode == "dx" and not extra.get("split_tail") else "gate_up"
+    if extra.get("split_tail"):
+        assert mode == "dx", "the forward's gate_up GEMM is too short a reduction to split its tails"
+        extra = dict(extra, pregather=False)  # dY is not routed in dX's gate_up GEMM
+    sass_report(dict(base, **extra), mode, gemm=gemm, sass_out=tmp_path)
     return k_loops((tmp_path / "config0.sass").read_text(), opcode)
 
 

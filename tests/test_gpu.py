@@ -15,7 +15,9 @@ import concurrent.futures as cf
 import multiprocessing as mp
 
 import pytest
+import torch
 
+from gemmtune import pruning
 from gemmtune.config import config_class
 from gemmtune.device import active_device
 from gemmtune.kernels import Launcher
@@ -173,8 +175,10 @@ def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilo
 
 SPLIT_TAIL = [
     # (problem, BLOCK_SIZE_M, output block, reduction block, TAIL_ROWS): merged tails split over the K steps of
-    # every tile of their expert's column (split_tail), the fp32 sums added up across them
-    (Problem("fwd", 8, 4128, 1000, 1024, 2, permute="x"), 128, 256, 64, 32),  # 8 blocks share a tail, N tail
+    # their expert's tiles in a column (split_tail), the fp32 sums added up across them. Split on any reduction
+    # (split_steps 1), and at the shipped TAIL_SPLIT_STEPS, where only the first case's 128 K steps split the tail
+    # and the others carry it whole in the last block's tile.
+    (Problem("fwd", 8, 4128, 1000, 8192, 2, permute="x"), 128, 256, 64, 32),  # 8 blocks share a tail, N tail
     (Problem("fwd", 8, 2048, 1000, 160, 2, permute="y"), 128, 128, 64, 32),  # 3 K steps over 4 shares: some none
     (Problem("fwd", 16, 4096, 1000, 512, 1, permute="x"), 256, 128, 64, 32),  # one block per expert: one share
     (Problem("dx", 8, 4128, 2880, 1000, 2, permute="x"), 128, 256, 64, 16),  # scattered dX, K tail
@@ -186,7 +190,11 @@ SPLIT_TAIL = [
                          ids=[p.describe() for p, *_ in SPLIT_TAIL])
 @pytest.mark.parametrize("route", X_ROUTES)
 @pytest.mark.parametrize("schedule", SCHEDULES)
-def test_split_tail_is_correct(problem, bm, block_out, block_reduction, tail_rows, route, schedule):
+@pytest.mark.parametrize("split_steps", [1, "shipped"])
+def test_split_tail_is_correct(problem, bm, block_out, block_reduction, tail_rows, route, schedule, split_steps,
+                               monkeypatch):
+    if split_steps != "shipped":
+        monkeypatch.setattr(pruning, "TAIL_SPLIT_STEPS", split_steps)
     routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
     if route == "loader_gather" and not routed:
         pytest.skip("the routed operand is not gathered: nothing for the loader to gather")
@@ -201,10 +209,16 @@ def test_split_tail_is_correct(problem, bm, block_out, block_reduction, tail_row
                                         warp_specialize=True, TAIL_ROWS=tail_rows, split_tail=True, **blocks,
                                         **SCHEDULES[schedule])
     kept, pruned = prune([config], problem, active_device())
-    assert not pruned, pruned[0].reason
+    split = pruning.splits_tails(config, problem.K if problem.mode == "fwd" else problem.N)
+    # A reduction too short to split runs the carried tail's kernel: a sweep leaves the config out as that one.
+    assert [p.rule for p in pruned] == ([] if split else ["problem_size"]), pruned
     inputs = make_inputs(problem, "cuda")
     assert merged_tails(inputs.m_sizes, bm, tail_rows) > 0, "no expert has a tail to merge"
-    assert_correct_within_predicted_smem(problem, inputs, config)
+    launcher = assert_correct_within_predicted_smem(problem, inputs, config)
+    if not split:  # the tail carried whole: no fp32 adds in arrival order
+        first = launcher.out.clone()
+        launcher()
+        assert torch.equal(launcher.out, first), "a tail stored whole is the same bits from launch to launch"
 
 
 WARP_SPECIALIZED_DX = [

@@ -14,6 +14,7 @@ from gemmtune.pruning import (
     prune,
     shared_memory_bytes,
     split_columns,
+    splits_tails,
 )
 from gemmtune.space import SearchSpace, SpaceError, enumerate_configs, get_kernel_configs, load_space
 
@@ -309,13 +310,19 @@ def test_dynamic_schedule_rules_and_resources():
     assert config.to_string() == "fwd BM256 BN128 BK64 G8 w8 s4 tail32 tma[w,x] dynamic_schedule warp_specialize"
 
 
-def test_split_tail_needs_a_merged_tail():
+def test_split_tail_needs_a_merged_tail_and_a_long_reduction():
     dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=256, num_warps=8, num_stages=3,
                                  warp_specialize=True, use_tma_load_dy=True, use_tma_load_w=True, TAIL_ROWS=32,
                                  split_tail=True)
-    assert _first_rule(dx, device=preset("h200")) is None
-    assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=0)) == "mode"  # nothing to split
-    assert _first_rule(dx, device=preset("b200")) == "device"  # the Hopper Gluon kernel only
+    gate_up = Problem("dx", 8, 4096, 28672, 4096, 2, permute="x")  # mixtral's dX gate_up: 448 steps of N
+    assert _first_rule(dx, gate_up, preset("h200")) is None
+    assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=0), gate_up) == "mode"  # nothing to split
+    assert _first_rule(dx, gate_up, preset("b200")) == "device"  # the Hopper Gluon kernel only
+    # Under TAIL_SPLIT_STEPS = 128 steps the launch runs the carried tail's kernel: the config without split_tail.
+    assert splits_tails(dx, 28672) and not splits_tails(dx, 127 * 64) and splits_tails(dx, 127 * 64 + 1)
+    down = Problem("dx", 8, 4096, 4096, 14336, 2, permute="x")  # 64 steps of N
+    assert _first_rule(dx, down, preset("h200")) == "problem_size"
+    assert _first_rule(dataclasses.replace(dx, split_tail=False), down, preset("h200")) is None
     # Its sums live in global memory: the same shared memory and registers as the tail it splits.
     carried = dataclasses.replace(dx, split_tail=False)
     assert shared_memory_bytes(dx, 2) == shared_memory_bytes(carried, 2)
@@ -367,10 +374,14 @@ def test_get_kernel_configs_keeps_a_reason_for_every_pruned_config():
     assert sum(pruned.counts_by_rule().values()) == len(pruned.pruned)
     # Among power-of-two output blocks under permute_x: half the space asks TMA to load a gathered X (or
     # pregathers without TMA). Of the other half, the configs without warp_specialize that have TAIL_ROWS 32,
-    # dynamic_schedule or both (3 of 4 there) are refused too: only the Gluon kernel merges tails and claims tiles.
+    # dynamic_schedule or split_tail (7 of 8 there) are refused too, for only the Gluon kernel merges tails and
+    # claims tiles, and with it those with split_tail but no TAIL_ROWS (2 of 8): 9 of 16.
     whole = [p for p in pruned.pruned if not split_columns(p.config.BLOCK_SIZE_N)[1]]
     whole_total = len(whole) + sum(not split_columns(c.BLOCK_SIZE_N)[1] for c in pruned.kept)
-    assert sum(p.rule == "mode" for p in whole) == whole_total // 2 + 3 * whole_total // 16
+    assert sum(p.rule == "mode" for p in whole) == whole_total // 2 + 9 * whole_total // 32
+    # Qwen3's K = 2048 makes at most 32 K steps, too few to split a tail: split_tail would run the carried kernel.
+    assert not [c for c in pruned.kept if c.split_tail]
+    assert any(p.rule == "problem_size" and p.config.split_tail for p in pruned.pruned)
     # The split blocks (320, 384) run only without merged tails, TMA store or loader gather, at 128 rows or more,
     # in the Gluon kernel.
     kept_split = [c for c in pruned.kept if split_columns(c.BLOCK_SIZE_N)[1]]

@@ -87,7 +87,7 @@ from gemmtune.kernels.hopper_ws import (
     warp_uniform,
     wgmma_columns,
 )
-from gemmtune.pruning import loader_gathers_rows
+from gemmtune.pruning import loader_gathers_rows, splits_tails
 
 
 @gluon.constexpr_function
@@ -572,8 +572,10 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     in expert order (pregathered), or under permute_y without pregather in token·topk order, gathered by the
     loader; out = dx (rows, K), scattered to token·topk order under permute_x; topk_weights unused.
     w: (E, N, K), read in (BLOCK_SIZE_N, BLOCK_SIZE_K) TMA blocks of W viewed as (E·N, K) in both modes. a and w
-    16-byte aligned (checked by the caller). With split_tail each launch also allocates and zeroes
-    E·TAIL_ROWS·out_cols fp32 tail sums and a count per (expert, output block). Returns Triton's compiled kernel.
+    16-byte aligned (checked by the caller). split_tail splits the merged tails only on a long enough reduction
+    (gemmtune.pruning.splits_tails; on a shorter one the carried tail's kernel runs), and each such launch also
+    allocates and zeroes E·TAIL_ROWS·out_cols fp32 tail sums and a count per (expert, output block). Returns
+    Triton's compiled kernel.
     """
     E, N, K = w.shape
     dx = config.mode == "dx"
@@ -609,7 +611,8 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     # split_tail's fp32 tail sums (E, TAIL_ROWS, out_cols) and per-column arrival counts, zeroed for each launch
     # in one fill (part of the timed call; zero bits read as int32 0 too); without it stand-ins, never touched.
     tail_sums = tail_counts = out
-    if config.split_tail:
+    split_tail = splits_tails(config, reduction)
+    if split_tail:
         sums = E * config.TAIL_ROWS * out_cols
         zeroed = torch.zeros(sums + E * triton.cdiv(out_cols, block_out), dtype=torch.float32, device=out.device)
         tail_sums, tail_counts = zeroed[:sums], zeroed[sums:].view(torch.int32)
@@ -648,6 +651,6 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
         TOPK=1 if dx else topk,  # dY's gather indices are its rows; X's are rows // topk
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
         DX=dx,
-        SPLIT_TAIL=config.split_tail,
+        SPLIT_TAIL=split_tail,
         num_warps=config.num_warps,
     )
