@@ -100,7 +100,7 @@ def test_split_tail_builds_for_hopper(mode, tmp_path):
     # first in its part; its sums added by REDG and counted by one more atomic (ATOMG) than the carried tail.
     # ptxas keeps a few of the tile's scalars on the stack across them (5 STL and 5 LDL per tile at 32-row tails),
     # never in a K loop. On mixtral's unrouted operands: the forward's down GEMM reduces over 224 K steps, dX's
-    # gate_up over 448, both past fwd_ws.TAIL_SPLIT_STEPS.
+    # gate_up over 448, both past pruning.TAIL_SPLIT_STEPS.
     config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32, dynamic_schedule=True, pregather=False)
     gemm = "down" if mode == "fwd" else "gate_up"
     carried = sass_report(config, mode, gemm)
@@ -116,7 +116,7 @@ def test_split_tail_builds_for_hopper(mode, tmp_path):
 
 @pytest.mark.parametrize("mode, gemm", [("fwd", "gate_up"), ("dx", "down")])
 def test_split_tail_on_a_short_reduction_builds_the_carried_kernel(mode, gemm, tmp_path):
-    # 64 K steps, under fwd_ws.TAIL_SPLIT_STEPS: split_tail launches the carried tail's kernel, SASS for SASS.
+    # 64 K steps, under pruning.TAIL_SPLIT_STEPS: split_tail launches the carried tail's kernel, SASS for SASS.
     config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32, dynamic_schedule=True)
     sass_report(config, mode, gemm, sass_out=tmp_path / "carried")
     sass_report(dict(config, split_tail=True), mode, gemm, sass_out=tmp_path / "split")
@@ -232,7 +232,7 @@ def k_loops(sass: str, opcode: str = "HGMMA") -> list[list[str]]:
 def mode_loops(mode: str, extra: dict, tmp_path: Path, opcode: str = "HGMMA") -> list[list[str]]:
     """k_loops of the sm_90 build of `mode`'s Gluon config here (WS, WS_DX or WS_DW) with `extra` over it; dX on
     the down GEMM (dY routed and pregathered), the forward and dW on gate_up; with split_tail dX on gate_up, whose
-    448 K steps split the tails (fwd_ws.TAIL_SPLIT_STEPS)."""
+    448 K steps split the tails (pruning.TAIL_SPLIT_STEPS)."""
     base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
     gemm = "down" if mode == "dx" and not extra.get("split_tail") else "gate_up"
     if extra.get("split_tail"):

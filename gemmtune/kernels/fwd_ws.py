@@ -608,8 +608,8 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     # dynamic_schedule's tile counter, zeroed for each launch (one small fill, part of the timed call); without
     # it m_sizes stands in, never touched.
     tile_counter = m_sizes.new_zeros(1) if config.dynamic_schedule else m_sizes
-    # split_tail's fp32 tail sums (E, TAIL_ROWS, out_cols) and per-column arrival counts, zeroed for each launch
-    # in one fill (part of the timed call; zero bits read as int32 0 too); without it stand-ins, never touched.
+    # split_tail's fp32 tail sums (E, TAIL_ROWS, out_cols) and per-column arrival counts where it splits, zeroed for
+    # each launch in one fill (part of the timed call; zero bits read as int32 0 too); else stand-ins, never touched.
     tail_sums = tail_counts = out
     split_tail = splits_tails(config, reduction)
     if split_tail:
