@@ -1,0 +1,27 @@
+#!/bin/bash
+# Call 6 (split-shares, docs/perf-notes.md entry 61): the old split (arm "before": 59a271a's kernel modules, split on
+# any reduction over all of an expert's blocks) against the carried tail on reductions of 64-90 K steps with 8-32
+# blocks per expert, the lengths TAIL_SPLIT_STEPS = 128 leaves carried; two of them are suite rows below torch
+# (llama4-scout's forward gate_up and dX down at 16384 tokens, 80 K steps). One process per shape (arms_probe.py:
+# checked, 4 interleaved rounds beside the torch baselines); the tree's split row is the carried kernel there.
+set -u
+T0=$(date +%s)
+cd "$(dirname "$0")/../../.." || exit 1
+python3 -m pip install --no-deps --no-build-isolation -e . -q > /dev/null 2>&1
+{ nvidia-smi --query-gpu=name,driver_version,temperature.gpu,power.limit,clocks.max.sm --format=csv;
+  git log -1 --format=%H 2>/dev/null; git status --short | grep -v "results/h200/" | head -20; } > "$OUT/device.txt"
+export PYTHONPATH=benchmarks
+P="results/h200/uniform-loader/arms_probe.py --arm before=results/h200/split-shares/arms/before --rounds 4"
+WS="GROUP_SIZE_M=8,num_warps=8,warp_specialize=1,TAIL_ROWS=32"
+F128="BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,use_tma_load_w=1,use_tma_load_x=1,$WS"
+D128="BLOCK_SIZE_M=128,BLOCK_SIZE_N=64,BLOCK_SIZE_K=256,use_tma_load_dy=1,use_tma_load_w=1,$WS"
+mkdir -p "$OUT/p"
+run() {  # output-name mode:model:gemm:tokens config: carried once, split on both arms
+  timeout 150 python3 $P --shape "$2:=$3;$3,split_tail=1" 2>&1 | grep -v Warning > "$OUT/p/$1.txt"
+  cut -c1-160 "$OUT/p/$1.txt" | grep -v "check ok" | tail -6
+  echo "$1 done at $(( $(date +%s) - T0 )) s"
+}
+run fwd_llama4_gate_up_16384 fwd:llama4-scout:gate_up:16384 "$F128,num_stages=4,pregather=1,dynamic_schedule=1"
+run dx_llama4_down_16384 dx:llama4-scout:down:16384 "$D128,num_stages=3,pregather=1,dynamic_schedule=1"
+run dx_gpt-oss_gate_up_16384 dx:gpt-oss-20b:gate_up:16384 "$D128,num_stages=3"
+run fwd_mixtral_gate_up_16384 fwd:mixtral-8x7b:gate_up:16384 "$F128,num_stages=4,pregather=1,dynamic_schedule=1"
