@@ -362,23 +362,25 @@ def register_rule(config: KernelConfig) -> str | None:
 TAIL_SPLIT_STEPS = 128
 
 
-def splits_tails(config: KernelConfig, reduction: int) -> bool:
-    """Whether a forward or dX config splits its merged tails over a reduction of `reduction` elements (fwd: K,
-    dX: N): split_tail, and at least TAIL_SPLIT_STEPS blocks of it (fwd: BLOCK_SIZE_K, dX: BLOCK_SIZE_N)."""
-    block = config.BLOCK_SIZE_K if config.mode == "fwd" else config.BLOCK_SIZE_N
-    return getattr(config, "split_tail", False) and triton.cdiv(reduction, block) >= TAIL_SPLIT_STEPS
+def reduction_steps(config: KernelConfig, N: int, K: int) -> int:
+    """A forward or dX tile's steps along its reduction: cdiv(K, BLOCK_SIZE_K) in the forward, cdiv(N,
+    BLOCK_SIZE_N) in dX (dX = dY · W[e] reduces over N)."""
+    return triton.cdiv(K, config.BLOCK_SIZE_K) if config.mode == "fwd" else triton.cdiv(N, config.BLOCK_SIZE_N)
+
+
+def splits_tails(config: KernelConfig, N: int, K: int) -> bool:
+    """Whether a forward or dX config splits its merged tails on a problem of output size N and reduction size K
+    (W's (N, K)): split_tail, over at least TAIL_SPLIT_STEPS reduction steps (reduction_steps)."""
+    return getattr(config, "split_tail", False) and reduction_steps(config, N, K) >= TAIL_SPLIT_STEPS
 
 
 def problem_size_rule(config: KernelConfig, problem: Problem) -> str | None:
     """A block larger than the next power of two of its dimension, or split_tail over a reduction too short to
     split (splits_tails): the first only computes padding, the second runs the same kernel as the config without
     split_tail."""
-    if getattr(config, "split_tail", False):
-        reduction, block = (problem.K, "BLOCK_SIZE_K") if config.mode == "fwd" else (problem.N, "BLOCK_SIZE_N")
-        if not splits_tails(config, reduction):
-            steps = triton.cdiv(reduction, getattr(config, block))
-            return (f"split_tail over {steps} reduction steps (fewer than {TAIL_SPLIT_STEPS}) runs the carried "
-                    f"tail: the same kernel as without split_tail")
+    if getattr(config, "split_tail", False) and not splits_tails(config, problem.N, problem.K):
+        return (f"split_tail over {reduction_steps(config, problem.N, problem.K)} reduction steps (fewer than "
+                f"{TAIL_SPLIT_STEPS}) runs the carried tail: the same kernel as without split_tail")
     dims = {"BLOCK_SIZE_M": problem.rows, "BLOCK_SIZE_N": problem.N, "BLOCK_SIZE_K": problem.K}
     for name, dim in dims.items():
         cap = max(16, triton.next_power_of_2(dim))

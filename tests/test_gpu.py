@@ -209,7 +209,7 @@ def test_split_tail_is_correct(problem, bm, block_out, block_reduction, tail_row
                                         warp_specialize=True, TAIL_ROWS=tail_rows, split_tail=True, **blocks,
                                         **SCHEDULES[schedule])
     kept, pruned = prune([config], problem, active_device())
-    split = pruning.splits_tails(config, problem.K if problem.mode == "fwd" else problem.N)
+    split = pruning.splits_tails(config, problem.N, problem.K)
     # A reduction too short to split runs the carried tail's kernel: a sweep leaves the config out as that one.
     assert [p.rule for p in pruned] == ([] if split else ["problem_size"]), pruned
     inputs = make_inputs(problem, "cuda")

@@ -319,7 +319,8 @@ def test_split_tail_needs_a_merged_tail_and_a_long_reduction():
     assert _first_rule(dataclasses.replace(dx, TAIL_ROWS=0), gate_up) == "mode"  # nothing to split
     assert _first_rule(dx, gate_up, preset("b200")) == "device"  # the Hopper Gluon kernel only
     # Under TAIL_SPLIT_STEPS = 128 steps the launch runs the carried tail's kernel: the config without split_tail.
-    assert splits_tails(dx, 28672) and not splits_tails(dx, 127 * 64) and splits_tails(dx, 127 * 64 + 1)
+    assert splits_tails(dx, 28672, 4096)
+    assert not splits_tails(dx, 127 * 64, 4096) and splits_tails(dx, 127 * 64 + 1, 4096)
     down = Problem("dx", 8, 4096, 4096, 14336, 2, permute="x")  # 64 steps of N
     assert _first_rule(dx, down, preset("h200")) == "problem_size"
     assert _first_rule(dataclasses.replace(dx, split_tail=False), down, preset("h200")) is None

@@ -611,7 +611,7 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
     # split_tail's fp32 tail sums (E, TAIL_ROWS, out_cols) and per-column arrival counts where it splits, zeroed for
     # each launch in one fill (part of the timed call; zero bits read as int32 0 too); else stand-ins, never touched.
     tail_sums = tail_counts = out
-    split_tail = splits_tails(config, reduction)
+    split_tail = splits_tails(config, N, K)
     if split_tail:
         sums = E * config.TAIL_ROWS * out_cols
         zeroed = torch.zeros(sums + E * triton.cdiv(out_cols, block_out), dtype=torch.float32, device=out.device)
