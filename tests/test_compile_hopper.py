@@ -229,17 +229,18 @@ def k_loops(sass: str, opcode: str = "HGMMA") -> list[list[str]]:
     return [[line for _, line in code[first:last + 1]] for first, last in inner]
 
 
-def mode_loops(mode: str, extra: dict, tmp_path: Path, opcode: str = "HGMMA") -> list[list[str]]:
-    """k_loops of the sm_90 build of `mode`'s Gluon config here (WS, WS_DX or WS_DW) with `extra` over it; dX on
-    the down GEMM (dY routed and pregathered), the forward and dW on gate_up; with split_tail dX on gate_up, whose
-    448 K steps split the tails (pruning.TAIL_SPLIT_STEPS)."""
+def mode_loops(mode: str, gemm: str, extra: dict, tmp_path: Path, opcode: str = "HGMMA") -> list[list[str]]:
+    """k_loops of the sm_90 build of `mode`'s Gluon config here (WS, WS_DX or WS_DW) with `extra` over it, on
+    mixtral's `gemm`."""
     base = {"fwd": WS, "dx": WS_DX, "dw": WS_DW}[mode]
-    gemm = "down" if mode == "dx" and not extra.get("split_tail") else "gate_up"
-    if extra.get("split_tail"):
-        assert mode == "dx", "the forward's gate_up GEMM is too short a reduction to split its tails"
-        extra = dict(extra, pregather=False)  # dY is not routed in dX's gate_up GEMM
     sass_report(dict(base, **extra), mode, gemm=gemm, sass_out=tmp_path)
     return k_loops((tmp_path / "config0.sass").read_text(), opcode)
+
+
+# dX with merged tails split: on mixtral's gate_up GEMM, whose 448 K steps split them (pruning.TAIL_SPLIT_STEPS) and
+# whose dY is not routed (so not pregathered). The other builds: dX on the down GEMM (dY routed and pregathered),
+# the forward and dW on gate_up.
+SPLIT_DX = ("dx", "gate_up", dict(TAIL_ROWS=32, split_tail=True, pregather=False))
 
 
 def r2ur(loop: list[str]) -> list[str]:
@@ -247,15 +248,16 @@ def r2ur(loop: list[str]) -> list[str]:
     return [line for line in loop if re.match(r"(@!?U?P\w+\s+)?R2UR\b", line)]
 
 
-@pytest.mark.parametrize("mode, extra", [("fwd", {}), ("fwd", dict(TAIL_ROWS=32, dynamic_schedule=True)),
-                                         ("fwd", dict(use_tma_store=True)), ("dx", dict(TAIL_ROWS=32)),
-                                         ("dx", dict(TAIL_ROWS=32, split_tail=True)), ("dw", {})])
-def test_k_loops_build_descriptors_on_the_uniform_datapath(mode, extra, tmp_path):
+@pytest.mark.parametrize("mode, gemm, extra", [("fwd", "gate_up", {}),
+                                               ("fwd", "gate_up", dict(TAIL_ROWS=32, dynamic_schedule=True)),
+                                               ("fwd", "gate_up", dict(use_tma_store=True)),
+                                               ("dx", "down", dict(TAIL_ROWS=32)), SPLIT_DX, ("dw", "gate_up", {})])
+def test_k_loops_build_descriptors_on_the_uniform_datapath(mode, gemm, extra, tmp_path):
     # The tile and M loops' bounds and branches go through warp_uniform (redux.sync), so ptxas proves them
     # uniform and keeps each wgmma descriptor in uniform registers: no R2UR in a K loop. Steered by scalars
     # reduced over the expert vectors instead, a 128×256 forward K step took 85 instructions, 16 of them R2UR
     # (docs/perf-notes.md, entry 57).
-    loops = mode_loops(mode, dict(extra, num_stages=4) if extra.get("TAIL_ROWS") else extra, tmp_path)
+    loops = mode_loops(mode, gemm, dict(extra, num_stages=4) if extra.get("TAIL_ROWS") else extra, tmp_path)
     # one loop, and with merged tails the tail's; split_tail runs the plain loop before and after the tail's too
     expected = 1 + (1 if extra.get("TAIL_ROWS") else 0) + (2 if extra.get("split_tail") else 0)
     assert len(loops) == expected, [len(loop) for loop in loops]
@@ -263,15 +265,15 @@ def test_k_loops_build_descriptors_on_the_uniform_datapath(mode, extra, tmp_path
         assert not r2ur(loop), loop
 
 
-@pytest.mark.parametrize("mode, extra", [("fwd", dict(TAIL_ROWS=32, dynamic_schedule=True)),
-                                         ("fwd", dict(BLOCK_SIZE_N=384)), ("dx", dict(TAIL_ROWS=32)),
-                                         ("dx", dict(TAIL_ROWS=32, split_tail=True)), ("dw", {})])
-def test_loaders_issue_tma_from_uniform_registers(mode, extra, tmp_path):
+@pytest.mark.parametrize("mode, gemm, extra", [("fwd", "gate_up", dict(TAIL_ROWS=32, dynamic_schedule=True)),
+                                               ("fwd", "gate_up", dict(BLOCK_SIZE_N=384)),
+                                               ("dx", "down", dict(TAIL_ROWS=32)), SPLIT_DX, ("dw", "gate_up", {})])
+def test_loaders_issue_tma_from_uniform_registers(mode, gemm, extra, tmp_path):
     # The TMA loaders' tile loops, coordinates and merged-tail branch go through warp_uniform too, so a K or M
     # step's copies take their coordinates and addresses from uniform registers: no R2UR in the loader's loop.
     # Before, the forward loader's K step with merged tails took 90 instructions here, 24 of them R2UR, and
     # dW's M step 128, 47 of them R2UR (57 and 62 after; docs/perf-notes.md, entry 58).
-    loops = mode_loops(mode, extra, tmp_path, "UTMALDG")
+    loops = mode_loops(mode, gemm, extra, tmp_path, "UTMALDG")
     assert len(loops) == 1, [len(loop) for loop in loops]
     assert not r2ur(loops[0]), loops[0]
 
