@@ -56,21 +56,24 @@ def lane_ids():
 
 
 @gluon.jit
-def cluster_rank():
-    """%cluster_ctarank, warp-uniform (redux.sync)."""
+def uniform_register(NAME: gl.constexpr):
+    """The PTX special register NAME (e.g. %cluster_ctarank), warp-uniform (redux.sync)."""
     r = gl.inline_asm_elementwise(
-        "{ .reg .u32 t; mov.u32 t, %cluster_ctarank; redux.sync.min.u32 $0, t, 0xffffffff; }",
+        "{ .reg .u32 t; mov.u32 t, " + NAME + "; redux.sync.min.u32 $0, t, 0xffffffff; }",
         "=r,r", [lane_ids()], dtype=gl.int32, is_pure=True, pack=1)
     return gl.max(r, 0)
 
 
 @gluon.jit
+def cluster_rank():
+    """This CTA's rank in its pair."""
+    return uniform_register("%cluster_ctarank")
+
+
+@gluon.jit
 def cluster_id():
-    """%clusterid.x, the pair's index in the grid, warp-uniform."""
-    r = gl.inline_asm_elementwise(
-        "{ .reg .u32 t; mov.u32 t, %clusterid.x; redux.sync.min.u32 $0, t, 0xffffffff; }",
-        "=r,r", [lane_ids()], dtype=gl.int32, is_pure=True, pack=1)
-    return gl.max(r, 0)
+    """The pair's index in the grid."""
+    return uniform_register("%clusterid.x")
 
 
 @gluon.jit
