@@ -6,9 +6,7 @@
 set -u
 T0=$(date +%s)
 cd "$(dirname "$0")/../../.." || exit 1
-python3 -m pip install --no-deps --no-build-isolation -e . -q > /dev/null 2>&1
-{ nvidia-smi --query-gpu=name,driver_version,temperature.gpu,power.limit,clocks.max.sm --format=csv;
-  git log -1 --format=%H 2>/dev/null; git status --short | grep -v "results/h200/" | head -20; } > "$OUT/device.txt"
+bash benchmarks/device_setup.sh "$OUT"
 P="results/h200/pair-multicast/probe.py --tiling 3,64,.release.cluster"
 timeout 120 python3 $P --check 1024,1024,512 4096,8192,4096 > "$OUT/check.txt" 2>&1; echo "check rc $?"
 tail -8 "$OUT/check.txt" | cut -c1-300

@@ -5,9 +5,7 @@
 set -u
 T0=$(date +%s)
 cd "$(dirname "$0")/../../.." || exit 1
-python3 -m pip install --no-deps --no-build-isolation -e . -q > /dev/null 2>&1
-{ nvidia-smi --query-gpu=name,driver_version,temperature.gpu,power.limit,clocks.max.sm --format=csv;
-  git log -1 --format=%H 2>/dev/null; git status --short | grep -v "results/h200/" | head -20; } > "$OUT/device.txt"
+bash benchmarks/device_setup.sh "$OUT"
 METRICS="--metrics lts__t_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_op_read.sum,dram__bytes_read.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,smsp__inst_executed.sum"
 timeout 200 ncu --clock-control none -k regex:pair_gemm --launch-skip 1 --launch-count 5 $METRICS \
   python3 results/h200/pair-multicast/probe.py --tiling 3,64 --launches 2 8192,8192,8192 > "$OUT/ncu.txt" 2>&1

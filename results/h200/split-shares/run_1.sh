@@ -7,9 +7,7 @@
 set -u
 T0=$(date +%s)
 cd "$(dirname "$0")/../../.." || exit 1
-python3 -m pip install --no-deps --no-build-isolation -e . -q > /dev/null 2>&1
-{ nvidia-smi --query-gpu=name,driver_version,temperature.gpu,power.limit,clocks.max.sm --format=csv;
-  git log -1 --format=%H 2>/dev/null; git status --short | grep -v "results/h200/" | head -20; } > "$OUT/device.txt"
+bash benchmarks/device_setup.sh "$OUT"
 timeout 200 python3 -m pytest -q -m gpu tests/test_gpu.py -k split_tail > "$OUT/pytest_split_tail.txt" 2>&1
 echo "rc $?" >> "$OUT/pytest_split_tail.txt"; tail -3 "$OUT/pytest_split_tail.txt"
 echo "tests done at $(( $(date +%s) - T0 )) s"

@@ -5,9 +5,7 @@
 set -u
 T0=$(date +%s)
 cd "$(dirname "$0")/../../.." || exit 1
-python3 -m pip install --no-deps --no-build-isolation -e . -q > /dev/null 2>&1
-{ nvidia-smi --query-gpu=name,driver_version,temperature.gpu,power.limit,clocks.max.sm --format=csv;
-  git log -1 --format=%H 2>/dev/null; git status --short | grep -v "results/h200/" | head -20; } > "$OUT/device.txt"
+bash benchmarks/device_setup.sh "$OUT"
 export PYTHONPATH=benchmarks
 A=results/h200/split-shares/arms
 P="results/h200/uniform-loader/arms_probe.py --arm before=$A/before --rounds 4"

@@ -6,9 +6,7 @@
 set -u
 T0=$(date +%s)
 cd "$(dirname "$0")/../../.." || exit 1
-python3 -m pip install --no-deps --no-build-isolation -e . -q > /dev/null 2>&1
-{ nvidia-smi --query-gpu=name,driver_version,temperature.gpu,power.limit,clocks.max.sm --format=csv;
-  git log -1 --format=%H 2>/dev/null; git status --short | grep -v "results/h200/" | head -20; } > "$OUT/device.txt"
+bash benchmarks/device_setup.sh "$OUT"
 export PYTHONPATH=benchmarks
 P="results/h200/uniform-loader/arms_probe.py --arm before=results/h200/split-shares/arms/before --rounds 4"
 WS="GROUP_SIZE_M=8,num_warps=8,warp_specialize=1,TAIL_ROWS=32"
