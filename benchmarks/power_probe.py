@@ -73,6 +73,20 @@ def sustained(fn, seconds: float, torch) -> tuple[float, float, float, int]:
     return (end - start) * 1e3 / calls, start, end, calls
 
 
+def sustained_runs(candidates, seconds: float, torch):
+    """Each (name, fn) of `candidates` launched back to back for about `seconds` (sustained), in order, with
+    nvidia-smi sampled meanwhile (Sampler); yields (name, ms per call, median SM clock in MHz, median power in W,
+    sample count) as each finishes, so a caller can print it at once."""
+    sampler = Sampler()
+    sampler.start()
+    try:
+        for name, fn in candidates:
+            ms, start, end, _ = sustained(fn, seconds, torch)
+            yield (name, ms, *sampler.window(start, end))
+    finally:
+        sampler.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_problem_arguments(parser)
@@ -97,15 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     first = next(iter(candidates))
     order = [*candidates.items(), *torch_fns.items(), (f"{first} (again)", candidates[first])]
 
-    sampler = Sampler()
-    sampler.start()
     print(f"{'candidate':72s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s}", flush=True)
-    for name, fn in order:
-        ms, start, end, _ = sustained(fn, args.seconds, torch)
-        clock, power, count = sampler.window(start, end)
+    for name, ms, clock, power, count in sustained_runs(order, args.seconds, torch):
         print(f"{name:72s} {ms:8.4f} {problem.flops / ms / 1e9:7.1f} {clock:7.0f} {power:6.0f}  ({count} samples)",
               flush=True)
-    sampler.stop()
 
     for name, fn in torch_fns.items():
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:

@@ -8,17 +8,8 @@ set -u
 T0=$(date +%s)
 cd "$(dirname "$0")/../../.." || exit 1
 bash benchmarks/device_setup.sh "$OUT"
-export PYTHONPATH=benchmarks
-P="results/h200/uniform-loader/arms_probe.py --arm before=results/h200/split-shares/arms/before --rounds 4"
-WS="GROUP_SIZE_M=8,num_warps=8,warp_specialize=1,TAIL_ROWS=32"
-F128="BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,use_tma_load_w=1,use_tma_load_x=1,$WS"
-D128="BLOCK_SIZE_M=128,BLOCK_SIZE_N=64,BLOCK_SIZE_K=256,use_tma_load_dy=1,use_tma_load_w=1,$WS"
-mkdir -p "$OUT/p"
-run() {  # output-name mode:model:gemm:tokens config: carried once, split on both arms
-  timeout 150 python3 $P --shape "$2:=$3;$3,split_tail=1" 2>&1 | grep -v Warning > "$OUT/p/$1.txt"
-  cut -c1-160 "$OUT/p/$1.txt" | grep -v "check ok" | tail -6
-  echo "$1 done at $(( $(date +%s) - T0 )) s"
-}
+RUN_TIMEOUT=150
+source results/h200/split-shares/arms_calls.sh
 run fwd_llama4_gate_up_16384 fwd:llama4-scout:gate_up:16384 "$F128,num_stages=4,pregather=1,dynamic_schedule=1"
 run dx_llama4_down_16384 dx:llama4-scout:down:16384 "$D128,num_stages=3,pregather=1,dynamic_schedule=1"
 run dx_gpt-oss_gate_up_16384 dx:gpt-oss-20b:gate_up:16384 "$D128,num_stages=3"
