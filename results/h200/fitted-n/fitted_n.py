@@ -36,7 +36,14 @@ os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="fitted-n-")
 import torch  # noqa: E402
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
-from ptx_fit import CHAIN_WIDTHS, chain_wgmma, copy_wgmma, narrow_wgmma, wrap_ptx_stage  # noqa: E402
+from ptx_fit import (  # noqa: E402
+    CHAIN_WIDTHS,
+    branch_wgmma_groups,
+    chain_wgmma,
+    copy_wgmma,
+    narrow_wgmma,
+    wrap_ptx_stage,
+)
 
 BLOCK_W, BLOCK_K = 128, 64
 COPY_WIDTHS = (256, 240, 224, 128)  # the K-loop copies of tile_kernel (FIT_N -2)
@@ -47,7 +54,10 @@ def rewrite(ptx: str) -> str:
     """The PTX pass FIT asks for (ptx_fit), with a line saying what it rewrote."""
     if FIT["n"] is None:
         return ptx
-    if FIT["n"] == "copies":
+    if FIT["n"] == "groups":
+        ptx, count = branch_wgmma_groups(ptx, CHAIN_WIDTHS)
+        print(f"    branched {count} wgmma groups over widths {CHAIN_WIDTHS}", flush=True)
+    elif FIT["n"] == "copies":
         ptx, counts = copy_wgmma(ptx)
         print(f"    rewrote wgmmas per K-loop copy: {counts}", flush=True)
     elif FIT["n"] == "chain":
@@ -83,7 +93,7 @@ def tile_kernel(wt_ptr, x_ptr, y_ptr, N_OUT, K, n_fit, num_t_tiles, FIT_N: tl.co
     wt: [N_OUT, K] bf16, x: [tokens, K] bf16, y: [tokens, N_OUT] bf16; a program's tokens start at
     pid_t * n_fit and its columns past n_fit are masked off. FIT_N keys the compile: the rewrite's n, -1 for the
     chain of widths (its runtime width n_fit passed to the PTX through a marked mov), -2 for the K-loop copies."""
-    if FIT_N == -1:  # the runtime width, in a register the PTX rewrite (chain_wgmma) finds by MARKER
+    if FIT_N == -1 or FIT_N == -3:  # the runtime width, in a register the PTX rewrite (chain_wgmma) finds by MARKER
         tl.inline_asm_elementwise("mov.b32 $0, $1; // fitted-n: runtime width", "=r,r", [n_fit], dtype=tl.int32,
                                   is_pure=False, pack=1)
     pid = tl.program_id(0)
@@ -124,7 +134,7 @@ class Variant:
         """rewrite: 'native' (none), 'narrowed' (to n at compile time), 'chain' (n chosen at run time per wgmma)
         or 'copies' (n chosen at run time per tile, between K loops compiled per width)."""
         self.n, self.block_t, self.t_tiles = n, block_t, t_tiles
-        self.fit_key = {"native": 0, "narrowed": n, "chain": -1, "copies": -2}[rewrite]
+        self.fit_key = {"native": 0, "narrowed": n, "chain": -1, "copies": -2, "groups": -3}[rewrite]
         self.name = f"n={n} (tile {block_t}, {rewrite})"
         self.tokens = n * t_tiles
         self.n_out, self.k = n_out, k
@@ -136,7 +146,7 @@ class Variant:
         self.flops = 2 * n_out * self.tokens * k
 
     def compile(self):
-        FIT["n"] = {0: None, -1: "chain", -2: "copies"}.get(self.fit_key, self.fit_key)
+        FIT["n"] = {0: None, -1: "chain", -2: "copies", -3: "groups"}.get(self.fit_key, self.fit_key)
         try:
             return tile_kernel.warmup(self.wt, self.x, self.y, self.n_out, self.k, self.n, self.t_tiles,
                                       FIT_N=self.fit_key, BLOCK_W=BLOCK_W, BLOCK_T=self.block_t,
@@ -158,6 +168,7 @@ def variants(args, device: str) -> list[Variant]:
     return ([Variant(n, 256, "narrowed", *shape) for n in args.n]
             + [Variant(n, 256, "chain", *shape) for n in args.chain]
             + [Variant(n, 256, "copies", *shape) for n in args.copies]
+            + [Variant(n, 256, "groups", *shape) for n in args.groups]
             + [Variant(n, n, "native", *shape) for n in args.native])
 
 
@@ -174,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, nargs="*", default=[256, 240, 136], help="widths compiled from a 256 tile")
     parser.add_argument("--chain", type=int, nargs="*", default=[], help=f"runtime widths of {CHAIN_WIDTHS}")
     parser.add_argument("--copies", type=int, nargs="*", default=[], help=f"runtime widths of {COPY_WIDTHS}")
+    parser.add_argument("--groups", type=int, nargs="*", default=[], help=f"runtime widths of {CHAIN_WIDTHS}, "
+                        "chosen once per K step's group of wgmmas")
     parser.add_argument("--native", type=int, nargs="*", default=[128], help="power-of-two tiles, not rewritten")
     parser.add_argument("--n-out", type=int, default=16384)
     parser.add_argument("--k", type=int, default=5120)

@@ -1,14 +1,17 @@
 """Probe (docs/perf-notes.md, entry 64): the Gluon forward kernel's tiles computed transposed (swap_ab) and fitted to
 their rows (fit_rows), against the suite's config of the shape.
 
-With swap_ab (entry 50, rebuilt by fitted_rows.patch) a 256-row tile is Y^T = W X^T, its rows on the wgmma's N side.
-With fit_rows a tile without a merged tail runs the copy of its K loop whose wgmmas the fitted-n PTX pass
-(ptx_fit.copy_wgmma) narrows to the narrowest of 256, 240, 224, 192, 160 and 128 columns that holds its rows; a tile
-with a merged tail keeps 256. Each config is checked against the reference, then all are timed with the torch
-baselines in interleaved rounds (benchmarks/probe.py). --compile-only builds each config for sm_90 on this machine
+With swap_ab (entry 50, rebuilt by both patches) a 256-row tile is Y^T = W X^T, its rows on the wgmma's N side.
+With fit_rows a tile's wgmmas run at the narrowest of 256, 240, 224, 192, 160 and 128 columns that holds its rows:
+- fitted_rows.patch (call 3): a tile without a merged tail runs the copy of its K loop for that width, each copy
+  opened by a marker the PTX pass (ptx_fit.copy_wgmma) narrows below; a tile with a merged tail keeps 256;
+- fitted_rows_branch.patch (call 4): every tile passes its width to the PTX through a marked redux.sync, and the
+  pass (ptx_fit.branch_wgmma_groups) copies each K step's group of wgmmas once per width behind a branch on it.
+Each config is checked against the reference, then all are timed with the torch baselines in interleaved rounds
+(benchmarks/probe.py). --compile-only builds each config for sm_90 on this machine
 and prints what the pass narrowed and the compiler's report (--no-pass: without the pass).
 
-Needs `git apply results/h200/fitted-n/fitted_rows.patch` first (on 4aa9fa3's package).
+Needs one of the patches applied first (`git apply`, on 4aa9fa3's package).
 
     PYTHONPATH=benchmarks python results/h200/fitted-n/grouped_probe.py \\
         --shape fwd:llama4-scout:gate_up:4096:BLOCK_SIZE_M=256,...,warp_specialize=1 --rounds 6
@@ -28,11 +31,19 @@ os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="fitted-rows-")  # the 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
-from ptx_fit import copy_wgmma, wrap_ptx_stage  # noqa: E402
+from ptx_fit import MARKED, branch_wgmma_groups, copy_wgmma, wrap_ptx_stage  # noqa: E402
+
+FIT_WIDTHS = (256, 240, 224, 192, 160, 128)
 
 
 def rewrite(ptx: str) -> str:
-    """copy_wgmma, with a line saying what it narrowed (nothing, for a kernel without width markers)."""
+    """The fitted-n pass of whichever patch is applied, with a line saying what it did: branch_wgmma_groups on the
+    runtime width where the kernel marks one (fitted_rows_branch.patch), else copy_wgmma on the K-loop copies'
+    markers (fitted_rows.patch); nothing for a kernel with neither."""
+    if MARKED.search(ptx):
+        ptx, groups = branch_wgmma_groups(ptx, FIT_WIDTHS)
+        print(f"    branched {groups} wgmma groups over widths {FIT_WIDTHS}", flush=True)
+        return ptx
     ptx, counts = copy_wgmma(ptx)
     if counts:
         print(f"    narrowed wgmmas per K-loop copy: {dict(sorted(counts.items()))}", flush=True)
@@ -105,8 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         sizes = inputs.m_sizes.tolist()
         block, tail_rows = config.BLOCK_SIZE_M, config.TAIL_ROWS
         routed = sum(sizes)
-        plain, fitted = padded_rows(sizes, block, tail_rows, None), padded_rows(sizes, block, tail_rows,
-                                                                               (256, 240, 224, 192, 160, 128))
+        plain, fitted = padded_rows(sizes, block, tail_rows, None), padded_rows(sizes, block, tail_rows, FIT_WIDTHS)
         print(f"m_sizes {sizes}: rows of MMA work {plain} ({plain / routed - 1:+.1%} over the {routed} routed), "
               f"fitted {fitted} ({fitted / routed - 1:+.1%})", flush=True)
         variants = []

@@ -17,7 +17,8 @@ WGMMA = re.compile(r"(wgmma\.mma_async\.sync\.aligned\.m64n)(\d+)(k16\.f32\.bf16
 CHAIN_WIDTHS = (256, 248, 240, 232, 224, 192, 160, 128)
 WGMMA_WHOLE = re.compile(WGMMA.pattern + r"([^;]*;)")  # with the operands after the register list
 MARKER = "// fitted-n: runtime width"
-MARKED = re.compile(r"mov\.b32\s+(%r\d+),\s*%r\d+;\s*" + re.escape(MARKER))
+# The marked instruction: a mov, or a redux.sync whose result ptxas knows to be warp-uniform (hopper_ws.warp_uniform).
+MARKED = re.compile(r"(?:mov\.b32|redux\.sync\.min\.s32)\s+(%r\d+),\s*%r\d+(?:,\s*-?\w+)?;\s*" + re.escape(MARKER))
 
 
 def narrow_wgmma(ptx: str, n: int) -> tuple[str, int]:
@@ -90,3 +91,45 @@ def wrap_ptx_stage(rewrite: Callable[[str], str]) -> None:
         stages["ptx"] = lambda src, metadata: rewrite(make_ptx(src, metadata))
 
     triton.knobs.runtime.add_stages_inspection_hook = hook
+
+
+def branch_wgmma_groups(ptx: str, widths: tuple[int, ...], base: int = 256) -> tuple[str, int]:
+    """`ptx` with each group of m64n{base}k16 wgmmas (from the first to the last before a wgmma.commit_group, the
+    descriptor arithmetic between them included) duplicated once per narrower width of `widths`, behind a branch
+    on the runtime width (the register the kernel's MARKER asm writes): equal to a width, the group runs narrowed
+    to it; else as it was. Every path writes the same accumulator registers, and only by wgmmas, which ptxas
+    requires to keep them in flight (ptxas C7515). Labels inside a copy are renamed. Returns the text and the
+    number of groups. Raises ValueError without exactly one marker."""
+    marks = MARKED.findall(ptx)
+    if len(marks) != 1:
+        raise ValueError(f"expected one runtime-width marker in the PTX, found {len(marks)}")
+    width_reg = marks[0]
+    lines = ptx.splitlines()
+    out, groups, i = [], 0, 0
+    while i < len(lines):
+        found = WGMMA.search(lines[i])
+        if not (found and int(found.group(2)) == base):
+            out.append(lines[i])
+            if re.match(r"\s*\.reg \.pred\s", lines[i]) and ".reg .pred %fitp;" not in out:
+                out.append("\t.reg .pred %fitp;")
+            i += 1
+            continue
+        end = i  # the group's last base-width wgmma before its commit
+        j = i + 1
+        while j < len(lines) and "wgmma.commit_group" not in lines[j]:
+            hit = WGMMA.search(lines[j])
+            if hit and int(hit.group(2)) == base:
+                end = j
+            j += 1
+        span = lines[i:end + 1]
+        done = f"$L__fitn_done{groups}"
+        for n in (w for w in widths if w != base):
+            out += [f"\tsetp.eq.u32 %fitp, {width_reg}, {n};", f"\t@%fitp bra $L__fitn_{n}_{groups};"]
+        out += span + [f"\tbra.uni {done};"]
+        for n in (w for w in widths if w != base):
+            copy = [re.sub(r"\$L__(\w+)", rf"$L__fitn_{n}_{groups}_\1", line) for line in span]
+            out += [f"$L__fitn_{n}_{groups}:"] + [narrow_wgmma(line, n)[0] for line in copy] + [f"\tbra.uni {done};"]
+        out += [f"{done}:"]
+        groups += 1
+        i = end + 1
+    return "\n".join(out) + "\n", groups
