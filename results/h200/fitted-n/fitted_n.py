@@ -13,6 +13,8 @@ PTX is rewritten before ptxas (ptx_fit.wrap_ptx_stage): every
 against torch.mm on its own tokens, then all are timed in interleaved rounds (gemmtune.engine.retime.retime_do_bench,
 the sweep's re-time) and reported in TF/s of the work they were asked for (2 * N_OUT * tokens * K).
 
+With --chain, --copies or --groups one kernel takes the width at run time (ptx_fit's passes of those names).
+
     python results/h200/fitted-n/fitted_n.py --n 256 240 136 --native 128 --rounds 6
     python results/h200/fitted-n/fitted_n.py --compile-only --n 240   # on the CPU machine: the rewritten SASS
 
@@ -92,8 +94,9 @@ def tile_kernel(wt_ptr, x_ptr, y_ptr, N_OUT, K, n_fit, num_t_tiles, FIT_N: tl.co
 
     wt: [N_OUT, K] bf16, x: [tokens, K] bf16, y: [tokens, N_OUT] bf16; a program's tokens start at
     pid_t * n_fit and its columns past n_fit are masked off. FIT_N keys the compile: the rewrite's n, -1 for the
-    chain of widths (its runtime width n_fit passed to the PTX through a marked mov), -2 for the K-loop copies."""
-    if FIT_N == -1 or FIT_N == -3:  # the runtime width, in a register the PTX rewrite (chain_wgmma) finds by MARKER
+    chain of widths per wgmma and -3 per K step's group (the runtime width n_fit passed to the PTX through a marked
+    mov), -2 for the K-loop copies."""
+    if FIT_N == -1 or FIT_N == -3:  # the runtime width, in a register chain_wgmma and branch_wgmma_groups find
         tl.inline_asm_elementwise("mov.b32 $0, $1; // fitted-n: runtime width", "=r,r", [n_fit], dtype=tl.int32,
                                   is_pure=False, pack=1)
     pid = tl.program_id(0)
@@ -131,8 +134,8 @@ class Variant:
     """One tile width: BLOCK_T token columns compiled, n of them computed (n < BLOCK_T: the PTX rewritten)."""
 
     def __init__(self, n: int, block_t: int, rewrite: str, n_out: int, k: int, t_tiles: int, device: str):
-        """rewrite: 'native' (none), 'narrowed' (to n at compile time), 'chain' (n chosen at run time per wgmma)
-        or 'copies' (n chosen at run time per tile, between K loops compiled per width)."""
+        """rewrite: 'native' (none), 'narrowed' (to n at compile time), 'chain' (n chosen at run time per wgmma),
+        'groups' (per K step's group of wgmmas) or 'copies' (per tile, between K loops compiled per width)."""
         self.n, self.block_t, self.t_tiles = n, block_t, t_tiles
         self.fit_key = {"native": 0, "narrowed": n, "chain": -1, "copies": -2, "groups": -3}[rewrite]
         self.name = f"n={n} (tile {block_t}, {rewrite})"
@@ -162,8 +165,8 @@ class Variant:
 
 
 def variants(args, device: str) -> list[Variant]:
-    """The narrowed widths (args.n, from a 256-column tile), the chain's (args.chain, one kernel for all), then
-    the native power-of-two tiles (args.native)."""
+    """The narrowed widths (args.n, from a 256-column tile), the runtime widths of the chain, copies and groups
+    kernels (one kernel each for all its widths), then the native power-of-two tiles (args.native)."""
     shape = (args.n_out, args.k, args.t_tiles, device)
     return ([Variant(n, 256, "narrowed", *shape) for n in args.n]
             + [Variant(n, 256, "chain", *shape) for n in args.chain]
