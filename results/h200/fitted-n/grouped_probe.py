@@ -9,7 +9,8 @@ With fit_rows a tile's wgmmas run at the narrowest of 256, 240, 224, 192, 160 an
   pass (ptx_fit.branch_wgmma_groups) copies each K step's group of wgmmas once per width behind a branch on it.
 Each config is checked against the reference, then all are timed with the torch baselines in interleaved rounds
 (benchmarks/probe.py). --compile-only builds each config for sm_90 on this machine
-and prints what the pass narrowed and the compiler's report (--no-pass: without the pass).
+and prints what the pass narrowed, the compiler's report and ptxas's notes on its wgmmas (--no-pass: without the
+pass).
 
 Needs one of the patches applied first (`git apply`, on 4aa9fa3's package).
 
@@ -64,6 +65,17 @@ def padded_rows(m_sizes: list[int], block: int, tail_rows: int, widths: tuple[in
     return total
 
 
+def ptxas_findings(ptx: str, ptxas: Path) -> list[str]:
+    """ptxas's performance notes on `ptx` (its C75xx lines under -v, e.g. why it serializes wgmmas), from a
+    compile of the same PTX for sm_90a."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "kernel.ptx"
+        source.write_text(ptx)
+        run = subprocess.run([str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "kernel.cubin")],
+                             capture_output=True, text=True)
+    return [line.split(": ", 1)[-1] for line in (run.stdout + run.stderr).splitlines() if "(C75" in line]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", action="append", required=True,
@@ -101,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{config.to_string()}: regs {regs} spills {spills} smem {compiled.metadata.shared} "
                       f"{opcode_counts(sass)['HGMMA']} HGMMA {shapes}, "
                       f"{sass.count('WARPGROUP.DEPBAR.LE gsb0, 0x0')} waits for all wgmmas", flush=True)
+                for line in ptxas_findings(compiled.asm["ptx"], cuobjdump.parent / "ptxas"):
+                    print(f"    ptxas: {line}", flush=True)
         return 0
 
     import probe
