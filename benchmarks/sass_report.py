@@ -47,6 +47,25 @@ def parse_config(problem, text: str):
     return config_from_dict(mode, values)
 
 
+def build(problem, config, inputs=None):
+    """(Triton's compiled kernel, its cubin's path) of `config` on `problem`, built for the target without launching
+    (Launcher.compile(load=False)) on `inputs`, by default the problem's 'meta'-device ones (no GPU memory).
+    Needs a target: a GPU, or the compile-only driver (gemmtune.engine.compile._install_compile_only_driver)."""
+    from gemmtune.engine.compile import meta_inputs
+    from gemmtune.kernels import Launcher
+
+    compiled = Launcher(problem, inputs if inputs is not None else meta_inputs(problem), config).compile(load=False)
+    return compiled, next(p for name, p in compiled.metadata_group.items() if name.endswith(".cubin"))
+
+
+def cubin_sass(cubin: str | Path) -> str:
+    """The SASS listing of a cubin (`cuobjdump -sass`). Raises CalledProcessError if cuobjdump fails."""
+    from gemmtune.engine.compile import nvidia_tool
+
+    return subprocess.run([str(nvidia_tool("cuobjdump")), "-sass", str(cubin)], capture_output=True, text=True,
+                          check=True).stdout
+
+
 def opcode_counts(sass: str) -> collections.Counter:
     """How often each opcode family of OPCODES appears in a SASS listing (`HGMMA.64x256x16...` counts as HGMMA)."""
     counts = collections.Counter()
@@ -70,10 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
     os.environ["GEMMTUNE_NUM_SMS"] = str(args.num_sms)
     import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
-    import triton
-
     from gemmtune.engine.compile import _install_compile_only_driver, meta_inputs, resource_usage
-    from gemmtune.kernels import Launcher
     from gemmtune.models import layer_problems, load_model
 
     _install_compile_only_driver({"arch": args.arch, "warp_size": 32, "num_sms": args.num_sms})
@@ -81,13 +97,11 @@ def main(argv: list[str] | None = None) -> int:
         p for p in layer_problems(load_model(args.model), [args.tokens], [args.mode]) if p.gemm == args.gemm
     )
     inputs = meta_inputs(problem)
-    cuobjdump = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
     print(problem.describe())
     for i, text in enumerate(args.config):
         config = parse_config(problem, text)
-        compiled = Launcher(problem, inputs, config).compile(load=False)
-        cubin = next(p for name, p in compiled.metadata_group.items() if name.endswith(".cubin"))
-        sass = subprocess.run([str(cuobjdump), "-sass", cubin], capture_output=True, text=True, check=True).stdout
+        compiled, cubin = build(problem, config, inputs)
+        sass = cubin_sass(cubin)
         regs, spills = resource_usage(cubin)
         counts = opcode_counts(sass)
         ops = " ".join(f"{op}={counts[op]}" for op in OPCODES if counts[op])

@@ -80,6 +80,14 @@ def _install_compile_only_driver(target: dict) -> None:
     driver.set_active(CompileOnlyDriver())
 
 
+def nvidia_tool(name: str) -> Path:
+    """Path of a CUDA binary that Triton ships with its NVIDIA backend (cuobjdump, ptxas, nvdisasm); it may be
+    missing on an install without that backend."""
+    import triton
+
+    return Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / name
+
+
 def resource_usage(cubin: str | Path) -> tuple[int | None, int | None]:
     """(registers per thread, spills) of a cubin's kernel, from `cuobjdump -res-usage`.
 
@@ -87,11 +95,8 @@ def resource_usage(cubin: str | Path) -> tuple[int | None, int | None]:
     (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES / 4).
     (None, None) when cuobjdump (shipped with Triton) is missing or its output has no kernel line.
     """
-    import triton
-
-    tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
     try:
-        text = subprocess.run([str(tool), "-res-usage", str(cubin)], capture_output=True, text=True, timeout=60).stdout
+        text = subprocess.run([str(nvidia_tool("cuobjdump")), "-res-usage", str(cubin)], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         return None, None
     match = re.search(r"REG:(\d+).*?LOCAL:(\d+)", text)

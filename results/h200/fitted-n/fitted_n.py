@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -176,11 +175,12 @@ def variants(args, device: str) -> list[Variant]:
 
 
 def sass_of(compiled) -> tuple[str, Path]:
-    """The SASS of a compiled kernel (cuobjdump, shipped with Triton) and its cubin's path."""
+    """The SASS of a compiled kernel (sass_report.cubin_sass) and its cubin's path."""
+    from sass_report import cubin_sass
+
     cubin = Path(tempfile.mkdtemp()) / "k.cubin"
     cubin.write_bytes(compiled.asm["cubin"])
-    tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
-    return subprocess.run([str(tool), "-sass", str(cubin)], capture_output=True, text=True, check=True).stdout, cubin
+    return cubin_sass(cubin), cubin
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.compile_only:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+        root = Path(__file__).resolve().parents[3]
+        sys.path[:0] = [str(root), str(root / "benchmarks")]
         from gemmtune.engine.compile import _install_compile_only_driver, resource_usage
 
         _install_compile_only_driver({"arch": 90, "warp_size": 32, "num_sms": 132})

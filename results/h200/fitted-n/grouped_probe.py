@@ -90,30 +90,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.compile_only:
         os.environ["TRITON_INTERPRET"] = "0"
         import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
-        import triton
-        from gemmtune.engine.compile import _install_compile_only_driver, meta_inputs, resource_usage
-        from gemmtune.kernels import Launcher
+        from gemmtune.engine.compile import _install_compile_only_driver, nvidia_tool, resource_usage
         from ncu_probe import model_problem
-        from sass_report import opcode_counts, parse_config
+        from sass_report import build, cubin_sass, opcode_counts, parse_config
 
         _install_compile_only_driver({"arch": 90, "warp_size": 32, "num_sms": 132})
-        cuobjdump = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
         for spec in args.shape:
             mode, model, gemm, tokens, text = spec.split("|")[0].split(":", 4)
             problem = model_problem(model, gemm, int(tokens), mode)
             for extra in ("", ",swap_ab=1", ",swap_ab=1,fit_rows=1"):
                 config = parse_config(problem, text + extra)
-                compiled = Launcher(problem, meta_inputs(problem), config).compile(load=False)
-                cubin = next(p for name, p in compiled.metadata_group.items() if name.endswith(".cubin"))
+                compiled, cubin = build(problem, config)
                 regs, spills = resource_usage(cubin)
-                sass = subprocess.run([str(cuobjdump), "-sass", cubin], capture_output=True, text=True).stdout
+                sass = cubin_sass(cubin)
                 shapes = sorted(set(line.split("HGMMA.")[1].split(".")[0] for line in sass.splitlines()
                                     if "HGMMA." in line))
                 # A `WARPGROUP.DEPBAR.LE gsb0, 0x0` after every HGMMA is ptxas serializing the wgmmas.
                 print(f"{config.to_string()}: regs {regs} spills {spills} smem {compiled.metadata.shared} "
                       f"{opcode_counts(sass)['HGMMA']} HGMMA {shapes}, "
                       f"{sass.count('WARPGROUP.DEPBAR.LE gsb0, 0x0')} waits for all wgmmas", flush=True)
-                for line in ptxas_findings(compiled.asm["ptx"], cuobjdump.parent / "ptxas"):
+                for line in ptxas_findings(compiled.asm["ptx"], nvidia_tool("ptxas")):
                     print(f"    ptxas: {line}", flush=True)
         return 0
 
