@@ -38,15 +38,21 @@ def narrow_wgmma(ptx: str, n: int) -> tuple[str, int]:
     return WGMMA.sub(narrow, ptx), count
 
 
+def runtime_width_register(ptx: str) -> str:
+    """The register the kernel's MARKER asm writes the runtime width into. Raises ValueError without exactly one
+    marker."""
+    marks = MARKED.findall(ptx)
+    if len(marks) != 1:
+        raise ValueError(f"expected one runtime-width marker in the PTX, found {len(marks)}")
+    return marks[0]
+
+
 def chain_wgmma(ptx: str, widths=CHAIN_WIDTHS) -> tuple[str, int]:
     """`ptx` with every bf16 wgmma (fitted_n.py's m64n256k16) replaced by one predicated copy per width of
     `widths`: the copy whose width equals the runtime width (the register the kernel's MARKER asm writes) is the
     one that issues. Returns the text and the number of wgmmas replaced. Raises ValueError without exactly one
     marker."""
-    marks = MARKED.findall(ptx)
-    if len(marks) != 1:
-        raise ValueError(f"expected one runtime-width marker in the PTX, found {len(marks)}")
-    width_reg, count = marks[0], 0
+    width_reg, count = runtime_width_register(ptx), 0
 
     def chain(match):
         nonlocal count
@@ -100,18 +106,16 @@ def branch_wgmma_groups(ptx: str, widths: tuple[int, ...], base: int = 256) -> t
     to it; else as it was. Every path writes the same accumulator registers, and only by wgmmas, which ptxas
     requires to keep them in flight (ptxas C7515). Labels inside a copy are renamed. Returns the text and the
     number of groups. Raises ValueError without exactly one marker."""
-    marks = MARKED.findall(ptx)
-    if len(marks) != 1:
-        raise ValueError(f"expected one runtime-width marker in the PTX, found {len(marks)}")
-    width_reg = marks[0]
+    width_reg = runtime_width_register(ptx)
     lines = ptx.splitlines()
-    out, groups, i = [], 0, 0
+    out, groups, i, declared = [], 0, 0, False
     while i < len(lines):
         found = WGMMA.search(lines[i])
         if not (found and int(found.group(2)) == base):
             out.append(lines[i])
-            if re.match(r"\s*\.reg \.pred\s", lines[i]) and ".reg .pred %fitp;" not in out:
+            if not declared and re.match(r"\s*\.reg \.pred\s", lines[i]):  # the branches' predicate, once
                 out.append("\t.reg .pred %fitp;")
+                declared = True
             i += 1
             continue
         end = i  # the group's last base-width wgmma before its commit
