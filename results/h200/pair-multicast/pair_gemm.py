@@ -17,6 +17,8 @@ multicast. This probe issues the multicast copy and the cross-CTA release by inl
   descriptor's address: its kernel parameter (`pair_gemm_param_<i>`, read off the first compile's PTX).
 MULTICAST=0 is the same kernel and schedule in the same clusters, each CTA loading all of W's block itself; 2 (a
 control) loads that way too, but refills a slot only once both CTAs released it, as MULTICAST=1 does.
+Grouped (experts > 1, entry 65): W is (experts·N, K) and every expert has 256 rows of X in expert order, so pair row
+p is expert p and reads W's rows from p·N (w_pair_stride); dense runs have w_pair_stride 0.
 One loader warp and two MMA warpgroups (warp_specialize), STAGES ring slots of BK columns, a TMA store epilogue. M a
 multiple of 256, N of 256, K of BK. GPU (sm_90) only; a probe, not part of gemmtune.
 """
@@ -150,7 +152,8 @@ GROUP_C = gl.constexpr(GROUP)
 
 
 @gluon.jit
-def loader(x_desc, w_desc, x_slots, w_slots, ready, empty, M, N, K, MULTICAST: gl.constexpr, W_PARAM: gl.constexpr,
+def loader(x_desc, w_desc, x_slots, w_slots, ready, empty, M, N, K, w_pair_stride, MULTICAST: gl.constexpr,
+           W_PARAM: gl.constexpr,
            OFF_W: gl.constexpr, OFF_READY: gl.constexpr, NUM_PAIRS: gl.constexpr, STAGES_C: gl.constexpr,
            BK_C: gl.constexpr):
     """w_desc's block is half of W's (BN/2 rows): this CTA's half, multicast, or both halves into its own slot."""
@@ -164,17 +167,18 @@ def loader(x_desc, w_desc, x_slots, w_slots, ready, empty, M, N, K, MULTICAST: g
         pr, nb = tile_of(t, num_pair_rows, num_n)
         m0 = (2 * pr + rank) * BM_C
         n0 = nb * BN_C
+        w0 = pr * w_pair_stride + n0  # W's first row of this block: its expert's rows in the grouped runs
         for k in range(k_steps):
             slot = step % STAGES_C
             mbarrier.wait(empty.index(slot), ((step // STAGES_C) & 1) ^ 1)
             mbarrier.expect(ready.index(slot), x_desc.block_type.nbytes + 2 * w_desc.block_type.nbytes)
             tma.async_copy_global_to_shared(x_desc, [m0, k * BK_C], ready.index(slot), x_slots.index(slot))
             if MULTICAST == 1:
-                multicast_w_half(slot, k * BK_C, n0, rank, W_PARAM, OFF_W, OFF_READY, w_desc.block_type.nbytes)
+                multicast_w_half(slot, k * BK_C, w0, rank, W_PARAM, OFF_W, OFF_READY, w_desc.block_type.nbytes)
             else:
                 halves = w_slots._reinterpret(w_desc.dtype, [2 * STAGES_C, BN_C // 2, BK_C], w_desc.layout)
                 for half in gl.static_range(2):
-                    tma.async_copy_global_to_shared(w_desc, [n0 + half * (BN_C // 2), k * BK_C], ready.index(slot),
+                    tma.async_copy_global_to_shared(w_desc, [w0 + half * (BN_C // 2), k * BK_C], ready.index(slot),
                                                     halves.index(2 * slot + half))
             step += 1
     # The producer's tail: the last slots back from both CTAs' MMA warps, so neither CTA leaves while its partner
@@ -229,7 +233,8 @@ BAR_LAYOUT = gl.constexpr(mbarrier.MBarrierLayout([[0]]))
 
 
 @gluon.jit
-def pair_gemm(x_desc, w_desc, y_desc, M, N, K, flags_ptr, epoch, MULTICAST: gl.constexpr, W_PARAM: gl.constexpr,
+def pair_gemm(x_desc, w_desc, y_desc, M, N, K, w_pair_stride, flags_ptr, epoch, MULTICAST: gl.constexpr,
+              W_PARAM: gl.constexpr,
               OFF_W: gl.constexpr, OFF_READY: gl.constexpr, OFF_EMPTY: gl.constexpr, NUM_PAIRS: gl.constexpr,
               STAGES_C: gl.constexpr, BK_C: gl.constexpr, SEM: gl.constexpr):
     """Y = X · Wᵀ on NUM_PAIRS persistent CTA pairs (a grid of NUM_PAIRS clusters of 2)."""
@@ -246,8 +251,8 @@ def pair_gemm(x_desc, w_desc, y_desc, M, N, K, flags_ptr, epoch, MULTICAST: gl.c
     gl.warp_specialize(
         [(mma, (y_desc, x_slots, w_slots, ready, empty, y_s, M, N, K, MULTICAST, OFF_EMPTY, NUM_PAIRS, STAGES_C,
                 BK_C, SEM)),
-         (loader, (x_desc, w_desc, x_slots, w_slots, ready, empty, M, N, K, MULTICAST, W_PARAM, OFF_W, OFF_READY,
-                   NUM_PAIRS, STAGES_C, BK_C))],
+         (loader, (x_desc, w_desc, x_slots, w_slots, ready, empty, M, N, K, w_pair_stride, MULTICAST, W_PARAM, OFF_W,
+                   OFF_READY, NUM_PAIRS, STAGES_C, BK_C))],
         [1], [64])
 
 
@@ -288,18 +293,24 @@ def w_param(compiled) -> str:
 
 
 class PairGemm:
-    """Y = X · Wᵀ by pair_gemm, compiled twice (the second time with the first compile's offsets)."""
+    """Y = X · Wᵀ by pair_gemm, compiled twice (the second time with the first compile's offsets). experts > 1: the
+    grouped runs, W (experts·N, K) and every expert 2·BM rows of x in expert order (Y[e's rows] = X[e's rows] · W[e]ᵀ);
+    raises ValueError for any other row count."""
 
-    def __init__(self, x, w, multicast: int, stages: int = 3, bk: int = 64, sem: str = "", num_sms: int = 132):
+    def __init__(self, x, w, multicast: int, stages: int = 3, bk: int = 64, sem: str = "", num_sms: int = 132,
+                 experts: int = 1):
         self.tiling = dict(STAGES_C=stages, BK_C=bk, SEM=sem)
         self.x, self.w = x, w
-        self.y = torch.empty(x.shape[0], w.shape[0], dtype=x.dtype, device=x.device)
+        if experts > 1 and x.shape[0] != experts * 2 * BM:
+            raise ValueError(f"grouped pair_gemm needs {2 * BM} rows per expert, got {x.shape[0]} for {experts}")
+        self.w_pair_stride = w.shape[0] // experts if experts > 1 else 0
+        self.y = torch.empty(x.shape[0], w.shape[0] // experts, dtype=x.dtype, device=x.device)
         self.descs = descriptors(x, self.w, self.y, bk)
         self.multicast = multicast
         self.pairs = num_sms // 2
         M, K = x.shape
-        N = w.shape[0]
-        self.shape = (M, N, K)
+        N = w.shape[0] // experts
+        self.shape = (M, N, K, self.w_pair_stride)
         # Per-pair flags for the start handshake (pair_handshake), published with a new epoch each launch.
         self.flags = torch.zeros(2 * self.pairs, dtype=torch.int32, device=x.device)
         self.epoch = 0
