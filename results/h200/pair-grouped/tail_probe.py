@@ -8,7 +8,8 @@ block beside it (entry 60). Variants: the suite's 256x128 config; 128x256 with t
 split_tail (the tail's K steps shared by the expert's blocks), which pruning keeps to reductions of at least
 TAIL_SPLIT_STEPS (128) steps, lowered here to --split-steps for this process only (80 here); and 128x256 without merged
 tails, all on the dynamic schedule (--set tails, call 2). --set static: the 128x256 ones on the static schedule (call
-3). Modes as grouped_pair_probe.py: checked and timed in interleaved rounds; --sustained S; --launches N.
+3). --set aligned with --routing: the suite tile and 128x256 on the static schedule under another routing (call 4).
+Modes as grouped_pair_probe.py: checked and timed in interleaved rounds; --sustained S; --launches N.
 GPU only.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
@@ -31,6 +33,11 @@ VARIANT_SETS = {
         "128x256 tail32 split_tail": f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,dynamic_schedule=1,split_tail=1,"
                                      f"{COMMON}",
         "128x256 no tail": f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,dynamic_schedule=1,{COMMON}",
+    },
+    "aligned": {  # call 4: the suite tile and 128x256 on the static schedule, for --routing comparisons
+        "suite 256x128 tail32": SUITE,
+        "128x256 tail32 static": f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,{COMMON}",
+        "128x256 no tail static": f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,{COMMON}",
     },
     "static": {  # call 3: the same 128x256 tiles on the static schedule, where a program's next tile is fixed
         "suite 256x128 tail32": SUITE,
@@ -49,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--launches", type=int)
     parser.add_argument("--split-steps", type=int, default=80, help="TAIL_SPLIT_STEPS for this process")
     parser.add_argument("--set", choices=sorted(VARIANT_SETS), default="tails", help="which variants")
+    parser.add_argument("--routing", default="uniform",
+                        help="uniform | balanced | aligned (ragged experts of whole 128-row blocks: 8 of 256 rows, "
+                             "4 of 384, 4 of 128) | a routing file")
     args = parser.parse_args(argv)
 
     import probe
@@ -63,13 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     from gemmtune.reference import baselines
 
     pruning.TAIL_SPLIT_STEPS = args.split_steps  # read at each launch by pruning.splits_tails
-    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd")
+    routing = args.routing
+    if routing == "aligned":  # an m_sizes file (gemmtune.routing): ragged, every expert whole 128-row blocks
+        routing = str(Path(tempfile.mkdtemp()) / "aligned_m_sizes.pt")
+        torch.save(torch.tensor([256] * 8 + [384, 128] * 4), routing)
+    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd", routing)
     inputs = make_inputs(problem, "cuda")
     variants = []
     for name, text in VARIANT_SETS[args.set].items():
         launcher = Launcher(problem, inputs, parse_config(problem, text))
         variants.append((name, launcher, launcher.out))
-    print(probe.header(), f"TAIL_SPLIT_STEPS {pruning.TAIL_SPLIT_STEPS}", flush=True)
+    print(probe.header(), f"TAIL_SPLIT_STEPS {pruning.TAIL_SPLIT_STEPS}, m_sizes {inputs.m_sizes.tolist()}", flush=True)
 
     if args.launches:
         for _, launch, _ in variants:
