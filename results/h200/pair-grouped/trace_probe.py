@@ -1,0 +1,85 @@
+"""Probe (docs/perf-notes.md, entry 65): when an expert's two 128-row blocks of one column run, on llama4-scout's
+gate_up at 4096 tokens (the suite problem: permute_x, pregather), under a routing.
+
+Needs trace.patch: with GEMMTUNE_TRACE=1 at a launch, the Gluon forward kernel's MMA warps record per tile id its start
+and end (%globaltimer, ns), expert, m0, n0, SM and program (gemmtune.kernels.fwd_ws.TRACES). Per config: one plain
+launch, then three traced ones; the last is read. Printed per expert: its rows, its pairs of blocks (same expert and
+column), the median and largest gap between the two blocks' starts, and the median tile time. Call 4 found the blocks'
+L2 reads merged (so read at about the same time) with whole blocks and parted with uniform routing's partial blocks
+and tails. GPU only.
+
+    PYTHONPATH=benchmarks python results/h200/pair-grouped/trace_probe.py --routing uniform --config "..."
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
+
+import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--routing", default="uniform", help="uniform | balanced | aligned (as tail_probe.py)")
+    parser.add_argument("--config", action="append", required=True)
+    parser.add_argument("--split-steps", type=int, default=80)
+    args = parser.parse_args(argv)
+
+    import probe
+    import torch
+    from ncu_probe import model_problem
+    from sass_report import parse_config
+
+    from gemmtune import pruning
+    from gemmtune.kernels import Launcher, fwd_ws
+    from gemmtune.problem import make_inputs
+
+    pruning.TAIL_SPLIT_STEPS = args.split_steps
+    routing = args.routing
+    if routing == "aligned":
+        routing = str(Path(tempfile.mkdtemp()) / "aligned_m_sizes.pt")
+        torch.save(torch.tensor([256] * 8 + [384, 128] * 4), routing)
+    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd", routing)
+    inputs = make_inputs(problem, "cuda")
+    sizes = inputs.m_sizes.tolist()
+    print(probe.header(), f"routing {args.routing}, m_sizes {sizes}", flush=True)
+    for text in args.config:
+        config = parse_config(problem, text)
+        launcher = Launcher(problem, inputs, config)
+        launcher()
+        os.environ["GEMMTUNE_TRACE"] = "1"
+        for _ in range(3):
+            launcher()
+        os.environ["GEMMTUNE_TRACE"] = "0"
+        torch.cuda.synchronize()
+        rows = fwd_ws.TRACES[-1].view(-1, 8).cpu()
+        rows = rows[rows[:, 0] >= 0].tolist()
+        first = min(r[0] for r in rows)
+        pairs: dict[tuple[int, int], list[list[int]]] = {}
+        for r in rows:
+            pairs.setdefault((r[2], r[4]), []).append(r)
+        print(f"\n{config.to_string()}: {len(rows)} tiles, launch {(max(r[1] for r in rows) - first) / 1e3:.1f} us",
+              flush=True)
+        print(f"{'expert':>6s} {'rows':>5s} {'pairs':>5s} {'start gap median us':>20s} {'max us':>7s} "
+              f"{'tile median us':>15s}", flush=True)
+        for e in range(problem.E):
+            gaps = [abs(ts[0][0] - ts[1][0]) / 1e3 for (ee, _), ts in pairs.items() if ee == e and len(ts) == 2]
+            times = [(r[1] - r[0]) / 1e3 for r in rows if r[2] == e]
+            if gaps:
+                print(f"{e:6d} {sizes[e]:5d} {len(gaps):5d} {statistics.median(gaps):20.2f} {max(gaps):7.2f} "
+                      f"{statistics.median(times):15.2f}", flush=True)
+        all_gaps = [abs(ts[0][0] - ts[1][0]) / 1e3 for ts in pairs.values() if len(ts) == 2]
+        print(f"all pairs: {len(all_gaps)}, start gap median {statistics.median(all_gaps):.2f} us, "
+              f"p90 {sorted(all_gaps)[int(0.9 * len(all_gaps))]:.2f} us", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
