@@ -1,0 +1,93 @@
+"""Probe (docs/perf-notes.md, entry 65): an expert's two 128-row blocks coupled at every tile, on llama4-scout's gate_up
+at 4096 tokens (uniform routing, the suite problem).
+
+Needs pair_sync.patch: with GEMMTUNE_PAIR_SYNC=1 at a launch (static schedule), the loader of program p publishes its
+progress before each tile and waits for program p ^ 1's, so the two programs that run an expert's two blocks of one
+column start each tile together (calls 5-6: without a coupling the blocks drift apart and their W reads stop merging).
+Variants: the suite config, and 128x256 tiles on the static schedule with the carried tail and with split_tail
+(lowered to 80 K steps), each without and with the coupling. Modes: checked, then interleaved rounds (default);
+--sustained S; --launches N (for Nsight Compute). GPU only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
+
+import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+
+COMMON = "BLOCK_SIZE_K=64,GROUP_SIZE_M=8,num_warps=8,num_stages=4,use_tma_load_w=1,use_tma_load_x=1,pregather=1,warp_specialize=1"
+VARIANTS = (  # name, config, coupled
+    ("suite 256x128 tail32", f"BLOCK_SIZE_M=256,BLOCK_SIZE_N=128,TAIL_ROWS=32,{COMMON}", False),
+    ("128x256 tail32 static", f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,{COMMON}", False),
+    ("128x256 tail32 static, coupled", f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,{COMMON}", True),
+    ("128x256 split_tail static", f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,split_tail=1,{COMMON}", False),
+    ("128x256 split_tail static, coupled", f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,split_tail=1,{COMMON}",
+     True),
+)
+
+
+def coupled(launch, on: bool):
+    """`launch` with GEMMTUNE_PAIR_SYNC set for its launches (pair_sync.patch reads it at each launch)."""
+    def run():
+        os.environ["GEMMTUNE_PAIR_SYNC"] = "1" if on else "0"
+        return launch()
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--sustained", type=float)
+    parser.add_argument("--launches", type=int)
+    args = parser.parse_args(argv)
+
+    import probe
+    import torch
+    from ncu_probe import model_problem
+    from power_probe import sustained_runs
+    from sass_report import parse_config
+
+    from gemmtune import pruning
+    from gemmtune.kernels import Launcher
+    from gemmtune.problem import make_inputs
+    from gemmtune.reference import baselines
+
+    pruning.TAIL_SPLIT_STEPS = 80  # read at each launch by pruning.splits_tails
+    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd")
+    inputs = make_inputs(problem, "cuda")
+    variants = []
+    for name, text, on in VARIANTS:
+        launcher = Launcher(problem, inputs, parse_config(problem, text))
+        variants.append((name, coupled(launcher, on), launcher.out))
+    print(probe.header(), f"m_sizes {inputs.m_sizes.tolist()}", flush=True)
+
+    if args.launches:
+        for _, launch, _ in variants:
+            for _ in range(args.launches):
+                launch()
+        torch.cuda.synchronize()
+        return 0
+    if args.sustained is None:
+        probe.compare(problem, inputs, variants, args.rounds)
+        return 0
+    for _, launch, _ in variants:  # compiled before the sampled runs
+        launch()
+    torch.cuda.synchronize()
+    order = [(name, launch) for name, launch, _ in variants] + [("torch_loop", baselines(problem, inputs)["torch_loop"])]
+    order.append((variants[0][0] + " (again)", variants[0][1]))
+    print(f"{problem.describe()}\n{'candidate':36s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s} {'TF/s per GHz':>12s}",
+          flush=True)
+    for name, ms, clock, power, count in sustained_runs(order, args.sustained, torch):
+        tflops = problem.flops / ms / 1e9
+        print(f"{name:36s} {ms:8.4f} {tflops:7.1f} {clock:7.0f} {power:6.0f} {tflops / clock * 1e3:12.1f}  "
+              f"({count} samples)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
