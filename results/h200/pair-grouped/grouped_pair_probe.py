@@ -23,6 +23,7 @@ sys.path.append(str(ROOT / "benchmarks"))
 sys.path.append(str(ROOT / "results" / "h200" / "pair-multicast"))
 
 import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+import modes  # noqa: E402
 
 OURS = {
     "ours 256x128 (suite)": "BLOCK_SIZE_M=256,BLOCK_SIZE_N=128,BLOCK_SIZE_K=64,GROUP_SIZE_M=8,num_warps=8,num_stages=4,"
@@ -34,20 +35,15 @@ OURS = {
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--sustained", type=float)
-    parser.add_argument("--launches", type=int)
+    modes.add_mode_arguments(parser)
     args = parser.parse_args(argv)
 
     import probe
-    import torch
     from pair_gemm import PairGemm
-    from power_probe import sustained_runs
     from sass_report import parse_config
 
     from gemmtune.kernels import Launcher
     from gemmtune.problem import Problem, make_inputs
-    from gemmtune.reference import baselines
 
     problem = Problem(mode="fwd", E=16, M=4096, N=16384, K=5120, routing="balanced", gemm="gate_up")
     inputs = make_inputs(problem, "cuda")
@@ -62,28 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         variants.append((name, pair, pair.y))
     print(probe.header(), flush=True)
 
-    if args.launches:
-        for name, launch, _ in variants:
-            for _ in range(args.launches):
-                launch()
-        torch.cuda.synchronize()
-        return 0
-    if args.sustained is None:
-        probe.compare(problem, inputs, variants, args.rounds)
-        return 0
-    for _, launch, _ in variants:  # compiled before the sampled runs
-        launch()
-    torch.cuda.synchronize()
-    order = [(name, launch) for name, launch, _ in variants] + [("torch_loop", baselines(problem, inputs)["torch_loop"])]
-    order.append((variants[0][0] + " (again)", variants[0][1]))
-    print(f"{problem.describe()}\n{'candidate':28s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s} {'TF/s per GHz':>12s}",
-          flush=True)
-    for name, ms, clock, power, count in sustained_runs(order, args.sustained, torch):
-        tflops = problem.flops / ms / 1e9
-        print(f"{name:28s} {ms:8.4f} {tflops:7.1f} {clock:7.0f} {power:6.0f} {tflops / clock * 1e3:12.1f}  "
-              f"({count} samples)", flush=True)
-    return 0
-
+    return modes.run(problem, inputs, variants, args)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
 import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+import modes  # noqa: E402
 
 COMMON = "BLOCK_SIZE_K=64,GROUP_SIZE_M=8,num_warps=8,num_stages=4,use_tma_load_w=1,use_tma_load_x=1,pregather=1,warp_specialize=1"
 SUITE = f"BLOCK_SIZE_M=256,BLOCK_SIZE_N=128,TAIL_ROWS=32,{COMMON}"
@@ -51,9 +52,7 @@ VARIANT_SETS = {
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--sustained", type=float)
-    parser.add_argument("--launches", type=int)
+    modes.add_mode_arguments(parser)
     parser.add_argument("--split-steps", type=int, default=80, help="TAIL_SPLIT_STEPS for this process")
     parser.add_argument("--set", choices=sorted(VARIANT_SETS), default="tails", help="which variants")
     parser.add_argument("--routing", default="uniform",
@@ -64,13 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     import probe
     import torch
     from ncu_probe import model_problem
-    from power_probe import sustained_runs
     from sass_report import parse_config
 
     from gemmtune import pruning
     from gemmtune.kernels import Launcher
     from gemmtune.problem import make_inputs
-    from gemmtune.reference import baselines
 
     pruning.TAIL_SPLIT_STEPS = args.split_steps  # read at each launch by pruning.splits_tails
     routing = args.routing
@@ -85,28 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         variants.append((name, launcher, launcher.out))
     print(probe.header(), f"TAIL_SPLIT_STEPS {pruning.TAIL_SPLIT_STEPS}, m_sizes {inputs.m_sizes.tolist()}", flush=True)
 
-    if args.launches:
-        for _, launch, _ in variants:
-            for _ in range(args.launches):
-                launch()
-        torch.cuda.synchronize()
-        return 0
-    if args.sustained is None:
-        probe.compare(problem, inputs, variants, args.rounds)
-        return 0
-    for _, launch, _ in variants:  # compiled before the sampled runs
-        launch()
-    torch.cuda.synchronize()
-    order = [(name, launch) for name, launch, _ in variants] + [("torch_loop", baselines(problem, inputs)["torch_loop"])]
-    order.append((variants[0][0] + " (again)", variants[0][1]))
-    print(f"{problem.describe()}\n{'candidate':28s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s} {'TF/s per GHz':>12s}",
-          flush=True)
-    for name, ms, clock, power, count in sustained_runs(order, args.sustained, torch):
-        tflops = problem.flops / ms / 1e9
-        print(f"{name:28s} {ms:8.4f} {tflops:7.1f} {clock:7.0f} {power:6.0f} {tflops / clock * 1e3:12.1f}  "
-              f"({count} samples)", flush=True)
-    return 0
-
+    return modes.run(problem, inputs, variants, args)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,48 @@
+"""The three modes shared by this folder's probes (docs/perf-notes.md, entry 65), over a list of variants, each
+(name, zero-argument launch, the tensor it writes), on one problem:
+- default: every variant checked against gemmtune's reference, then timed with the torch baselines in interleaved
+  rounds (benchmarks/probe.compare);
+- sustained: each back to back for that many seconds, then the torch loop and the first variant again, the SM clock
+  and power sampled (benchmarks/power_probe.sustained_runs);
+- launches: each launched that many times, for Nsight Compute.
+GPU only."""
+
+from __future__ import annotations
+
+
+def add_mode_arguments(parser) -> None:
+    """--rounds, --sustained SECONDS and --launches N on an argparse parser."""
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--sustained", type=float)
+    parser.add_argument("--launches", type=int)
+
+
+def run(problem, inputs, variants, args, name_width: int = 28) -> int:
+    """Run `variants` on `problem` in the mode `args` picks (add_mode_arguments); returns the exit status, 0."""
+    import probe
+    import torch
+    from power_probe import sustained_runs
+
+    from gemmtune.reference import baselines
+
+    if args.launches:
+        for _, launch, _ in variants:
+            for _ in range(args.launches):
+                launch()
+        torch.cuda.synchronize()
+        return 0
+    if args.sustained is None:
+        probe.compare(problem, inputs, variants, args.rounds)
+        return 0
+    for _, launch, _ in variants:  # compiled before the sampled runs
+        launch()
+    torch.cuda.synchronize()
+    order = [(name, launch) for name, launch, _ in variants] + [("torch_loop", baselines(problem, inputs)["torch_loop"])]
+    order.append((variants[0][0] + " (again)", variants[0][1]))
+    print(f"{problem.describe()}\n{'candidate':{name_width}s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s} "
+          f"{'TF/s per GHz':>12s}", flush=True)
+    for name, ms, clock, power, count in sustained_runs(order, args.sustained, torch):
+        tflops = problem.flops / ms / 1e9
+        print(f"{name:{name_width}s} {ms:8.4f} {tflops:7.1f} {clock:7.0f} {power:6.0f} {tflops / clock * 1e3:12.1f}  "
+              f"({count} samples)", flush=True)
+    return 0
