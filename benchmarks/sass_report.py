@@ -3,8 +3,10 @@
 Per config: registers per thread, spills, shared memory, and instruction counts read off the SASS
 (`cuobjdump -sass`, shipped with Triton): HGMMA (Hopper warpgroup MMA) against HMMA (the older mma.sync),
 TMA loads and stores (UTMALDG / UTMASTG), plain global loads and stores (LDG / STG), local memory
-(LDL / STL, a spill's traffic). METHOD.md in the device tool's library: read the report and the SASS
-before guessing.
+(LDL / STL, a spill's traffic), and `waits`, the full wgmma waits (`WARPGROUP.DEPBAR.LE gsb0, 0x0`): one per
+K loop when ptxas keeps the wgmmas in flight, one per HGMMA when it serializes them. With --ptxas-notes, also
+ptxas's performance notes on the same PTX (its C75xx lines, which say why it serialized). METHOD.md in the device
+tool's library: read the report and the SASS before guessing.
 
     python benchmarks/sass_report.py --model mixtral-8x7b --gemm gate_up --tokens 4096 --mode fwd \\
         --config "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,num_warps=8,num_stages=4,use_tma_load_w=1" \\
@@ -22,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ["TRITON_INTERPRET"] = "0"  # compile for the target even without a GPU (gemmtune.backend)
@@ -66,6 +69,25 @@ def cubin_sass(cubin: str | Path) -> str:
                           check=True).stdout
 
 
+def wgmma_waits(sass: str) -> int:
+    """Full wgmma waits in a SASS listing: `WARPGROUP.DEPBAR.LE gsb0, 0x0`, one after each K loop's last group when
+    ptxas keeps the wgmmas in flight, one after every HGMMA when it serializes them."""
+    return sass.count("WARPGROUP.DEPBAR.LE gsb0, 0x0")
+
+
+def ptxas_notes(ptx: str, arch: int = 90) -> list[str]:
+    """ptxas's performance notes on `ptx` (its `(C75xx)` lines under -v, e.g. why it serializes wgmmas), from a
+    compile of the same PTX for sm_<arch>a with the ptxas Triton ships (gemmtune.engine.compile.nvidia_tool)."""
+    from gemmtune.engine.compile import nvidia_tool
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "kernel.ptx"
+        source.write_text(ptx)
+        run = subprocess.run([str(nvidia_tool("ptxas")), f"-arch=sm_{arch}a", "-v", str(source), "-o",
+                              str(Path(tmp) / "kernel.cubin")], capture_output=True, text=True)
+    return [line.split(": ", 1)[-1] for line in (run.stdout + run.stderr).splitlines() if "(C75" in line]
+
+
 def opcode_counts(sass: str) -> collections.Counter:
     """How often each opcode family of OPCODES appears in a SASS listing (`HGMMA.64x256x16...` counts as HGMMA)."""
     counts = collections.Counter()
@@ -85,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arch", type=int, default=90, help="Triton target arch (90 = Hopper)")
     parser.add_argument("--num-sms", type=int, default=132)
     parser.add_argument("--sass-out", type=Path)
+    parser.add_argument("--ptxas-notes", action="store_true", help="also print ptxas's C75xx notes per config")
     args = parser.parse_args(argv)
 
     os.environ["GEMMTUNE_NUM_SMS"] = str(args.num_sms)
@@ -105,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
         regs, spills = resource_usage(cubin)
         counts = opcode_counts(sass)
         ops = " ".join(f"{op}={counts[op]}" for op in OPCODES if counts[op])
-        print(f"{config.to_string():60s} regs={regs} spills={spills} smem={compiled.metadata.shared} {ops}")
+        print(f"{config.to_string():60s} regs={regs} spills={spills} smem={compiled.metadata.shared} {ops} "
+              f"waits={wgmma_waits(sass)}")
+        if args.ptxas_notes:
+            for note in ptxas_notes(compiled.asm["ptx"], args.arch):
+                print(f"    ptxas: {note}")
         if args.sass_out:
             args.sass_out.mkdir(parents=True, exist_ok=True)
             (args.sass_out / f"config{i}.sass").write_text(sass)

@@ -96,7 +96,8 @@ def resource_usage(cubin: str | Path) -> tuple[int | None, int | None]:
     (None, None) when cuobjdump (shipped with Triton) is missing or its output has no kernel line.
     """
     try:
-        text = subprocess.run([str(nvidia_tool("cuobjdump")), "-res-usage", str(cubin)], capture_output=True, text=True, timeout=60).stdout
+        text = subprocess.run([str(nvidia_tool("cuobjdump")), "-res-usage", str(cubin)], capture_output=True,
+                              text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         return None, None
     match = re.search(r"REG:(\d+).*?LOCAL:(\d+)", text)

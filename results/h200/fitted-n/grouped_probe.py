@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -65,17 +64,6 @@ def padded_rows(m_sizes: list[int], block: int, tail_rows: int, widths: tuple[in
     return total
 
 
-def ptxas_findings(ptx: str, ptxas: Path) -> list[str]:
-    """ptxas's performance notes on `ptx` (its C75xx lines under -v, e.g. why it serializes wgmmas), from a
-    compile of the same PTX for sm_90a."""
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "kernel.ptx"
-        source.write_text(ptx)
-        run = subprocess.run([str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "kernel.cubin")],
-                             capture_output=True, text=True)
-    return [line.split(": ", 1)[-1] for line in (run.stdout + run.stderr).splitlines() if "(C75" in line]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", action="append", required=True,
@@ -90,9 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.compile_only:
         os.environ["TRITON_INTERPRET"] = "0"
         import gemmtune  # noqa: F401  (first: settles the backend before the kernels load)
-        from gemmtune.engine.compile import _install_compile_only_driver, nvidia_tool, resource_usage
+        from gemmtune.engine.compile import _install_compile_only_driver, resource_usage
         from ncu_probe import model_problem
-        from sass_report import build, cubin_sass, opcode_counts, parse_config
+        from sass_report import build, cubin_sass, opcode_counts, parse_config, ptxas_notes, wgmma_waits
 
         _install_compile_only_driver({"arch": 90, "warp_size": 32, "num_sms": 132})
         for spec in args.shape:
@@ -105,11 +93,11 @@ def main(argv: list[str] | None = None) -> int:
                 sass = cubin_sass(cubin)
                 shapes = sorted(set(line.split("HGMMA.")[1].split(".")[0] for line in sass.splitlines()
                                     if "HGMMA." in line))
-                # A `WARPGROUP.DEPBAR.LE gsb0, 0x0` after every HGMMA is ptxas serializing the wgmmas.
+                # A full wait after every HGMMA is ptxas serializing the wgmmas (sass_report.wgmma_waits).
                 print(f"{config.to_string()}: regs {regs} spills {spills} smem {compiled.metadata.shared} "
                       f"{opcode_counts(sass)['HGMMA']} HGMMA {shapes}, "
-                      f"{sass.count('WARPGROUP.DEPBAR.LE gsb0, 0x0')} waits for all wgmmas", flush=True)
-                for line in ptxas_findings(compiled.asm["ptx"], nvidia_tool("ptxas")):
+                      f"{wgmma_waits(sass)} waits for all wgmmas", flush=True)
+                for line in ptxas_notes(compiled.asm["ptx"]):
                     print(f"    ptxas: {line}", flush=True)
         return 0
 
