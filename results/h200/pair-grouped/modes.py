@@ -9,6 +9,31 @@ GPU only."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
+# The suite's llama4-scout gate_up configs at 4096 tokens that tail_probe.py and sync_probe.py vary.
+COMMON = ("BLOCK_SIZE_K=64,GROUP_SIZE_M=8,num_warps=8,num_stages=4,use_tma_load_w=1,use_tma_load_x=1,pregather=1,"
+          "warp_specialize=1")
+SUITE = f"BLOCK_SIZE_M=256,BLOCK_SIZE_N=128,TAIL_ROWS=32,{COMMON}"
+ALIGNED_M_SIZES = [256] * 8 + [384, 128] * 4  # ragged experts of whole 128-row blocks (sum 4096)
+
+
+def llama4_gate_up(routing: str):
+    """(problem, inputs on the GPU) of llama4-scout's forward gate_up at 4096 tokens (the suite's problem:
+    permute_x) under `routing`: uniform, balanced, aligned (ALIGNED_M_SIZES, through an m_sizes file) or a routing
+    file (gemmtune.routing)."""
+    import torch
+    from ncu_probe import model_problem
+
+    from gemmtune.problem import make_inputs
+
+    if routing == "aligned":
+        routing = str(Path(tempfile.mkdtemp()) / "aligned_m_sizes.pt")
+        torch.save(torch.tensor(ALIGNED_M_SIZES), routing)
+    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd", routing)
+    return problem, make_inputs(problem, "cuda")
+
 
 def add_mode_arguments(parser) -> None:
     """--rounds, --sustained SECONDS and --launches N on an argparse parser."""

@@ -21,9 +21,9 @@ sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
 import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
 import modes  # noqa: E402
 
-COMMON = "BLOCK_SIZE_K=64,GROUP_SIZE_M=8,num_warps=8,num_stages=4,use_tma_load_w=1,use_tma_load_x=1,pregather=1,warp_specialize=1"
+COMMON = modes.COMMON
 VARIANTS = (  # name, config, coupled
-    ("suite 256x128 tail32", f"BLOCK_SIZE_M=256,BLOCK_SIZE_N=128,TAIL_ROWS=32,{COMMON}", False),
+    ("suite 256x128 tail32", modes.SUITE, False),
     ("128x256 tail32 static", f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,{COMMON}", False),
     ("128x256 tail32 static, coupled", f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,{COMMON}", True),
     ("128x256 split_tail static", f"BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,TAIL_ROWS=32,split_tail=1,{COMMON}", False),
@@ -46,16 +46,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import probe
-    from ncu_probe import model_problem
     from sass_report import parse_config
 
     from gemmtune import pruning
     from gemmtune.kernels import Launcher
-    from gemmtune.problem import make_inputs
 
     pruning.TAIL_SPLIT_STEPS = 80  # read at each launch by pruning.splits_tails
-    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd")
-    inputs = make_inputs(problem, "cuda")
+    problem, inputs = modes.llama4_gate_up("uniform")
     variants = []
     for name, text, on in VARIANTS:
         launcher = Launcher(problem, inputs, parse_config(problem, text))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
@@ -25,8 +24,7 @@ sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
 import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
 import modes  # noqa: E402
 
-COMMON = "BLOCK_SIZE_K=64,GROUP_SIZE_M=8,num_warps=8,num_stages=4,use_tma_load_w=1,use_tma_load_x=1,pregather=1,warp_specialize=1"
-SUITE = f"BLOCK_SIZE_M=256,BLOCK_SIZE_N=128,TAIL_ROWS=32,{COMMON}"
+COMMON, SUITE = modes.COMMON, modes.SUITE
 VARIANT_SETS = {
     "tails": {  # call 2
         "suite 256x128 tail32": SUITE,
@@ -61,21 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import probe
-    import torch
-    from ncu_probe import model_problem
     from sass_report import parse_config
 
     from gemmtune import pruning
     from gemmtune.kernels import Launcher
-    from gemmtune.problem import make_inputs
 
     pruning.TAIL_SPLIT_STEPS = args.split_steps  # read at each launch by pruning.splits_tails
-    routing = args.routing
-    if routing == "aligned":  # an m_sizes file (gemmtune.routing): ragged, every expert whole 128-row blocks
-        routing = str(Path(tempfile.mkdtemp()) / "aligned_m_sizes.pt")
-        torch.save(torch.tensor([256] * 8 + [384, 128] * 4), routing)
-    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd", routing)
-    inputs = make_inputs(problem, "cuda")
+    problem, inputs = modes.llama4_gate_up(args.routing)
     variants = []
     for name, text in VARIANT_SETS[args.set].items():
         launcher = Launcher(problem, inputs, parse_config(problem, text))

@@ -17,12 +17,12 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
 import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+import modes  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,20 +34,13 @@ def main(argv: list[str] | None = None) -> int:
 
     import probe
     import torch
-    from ncu_probe import model_problem
     from sass_report import parse_config
 
     from gemmtune import pruning
     from gemmtune.kernels import Launcher, fwd_ws
-    from gemmtune.problem import make_inputs
 
     pruning.TAIL_SPLIT_STEPS = args.split_steps
-    routing = args.routing
-    if routing == "aligned":
-        routing = str(Path(tempfile.mkdtemp()) / "aligned_m_sizes.pt")
-        torch.save(torch.tensor([256] * 8 + [384, 128] * 4), routing)
-    problem = model_problem("llama4-scout", "gate_up", 4096, "fwd", routing)
-    inputs = make_inputs(problem, "cuda")
+    problem, inputs = modes.llama4_gate_up(args.routing)
     sizes = inputs.m_sizes.tolist()
     print(probe.header(), f"routing {args.routing}, m_sizes {sizes}", flush=True)
     for text in args.config:
