@@ -87,6 +87,18 @@ def sustained_runs(candidates, seconds: float, torch):
         sampler.stop()
 
 
+def print_sustained_runs(problem, candidates, seconds: float, torch, name_width: int = 72) -> None:
+    """sustained_runs of `candidates` on `problem`, a line each as it finishes: ms per call, TF/s (problem.flops),
+    median SM clock (MHz) and power (W), and TF/s per GHz of that clock (work per clock: a lever that saves cycles
+    raises it, one that saves energy raises the clock under the power limit)."""
+    print(f"{'candidate':{name_width}s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s} {'TF/s per GHz':>12s}",
+          flush=True)
+    for name, ms, clock, power, count in sustained_runs(candidates, seconds, torch):
+        tflops = problem.flops / ms / 1e9
+        print(f"{name:{name_width}s} {ms:8.4f} {tflops:7.1f} {clock:7.0f} {power:6.0f} {tflops / clock * 1e3:12.1f}  "
+              f"({count} samples)", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_problem_arguments(parser)
@@ -111,10 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     first = next(iter(candidates))
     order = [*candidates.items(), *torch_fns.items(), (f"{first} (again)", candidates[first])]
 
-    print(f"{'candidate':72s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s}", flush=True)
-    for name, ms, clock, power, count in sustained_runs(order, args.seconds, torch):
-        print(f"{name:72s} {ms:8.4f} {problem.flops / ms / 1e9:7.1f} {clock:7.0f} {power:6.0f}  ({count} samples)",
-              flush=True)
+    print_sustained_runs(problem, order, args.seconds, torch)
 
     for name, fn in torch_fns.items():
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:

@@ -34,7 +34,7 @@ from gemmtune.kernels import Launcher  # noqa: E402
 from gemmtune.problem import Problem, make_inputs  # noqa: E402
 from gemmtune.reference import baselines  # noqa: E402
 from pair_gemm import PairGemm  # noqa: E402
-from power_probe import sustained_runs  # noqa: E402
+from power_probe import print_sustained_runs  # noqa: E402
 from sass_report import parse_config  # noqa: E402
 
 PAIR_VARIANTS = {"pair plain": 0, "pair multicast": 1, "pair coupled": 2}
@@ -55,12 +55,7 @@ def variants(problem: Problem, inputs, configs: list[str]) -> list[tuple]:
 
 def under_load(problem: Problem, named: list[tuple], seconds: float) -> None:
     """Each candidate back to back for `seconds`, then the first again: ms, TF/s, median SM clock and power."""
-    order = named + [(f"{named[0][0]} (again)", named[0][1])]
-    print(f"{'candidate':96s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s} {'TF/s per GHz':>12s}", flush=True)
-    for name, ms, clock, power, count in sustained_runs(order, seconds, torch):
-        tflops = problem.flops / ms / 1e9
-        print(f"{name:96s} {ms:8.4f} {tflops:7.1f} {clock:7.0f} {power:6.0f} {tflops / clock * 1e3:12.1f}  "
-              f"({count} samples)", flush=True)
+    print_sustained_runs(problem, named + [(f"{named[0][0]} (again)", named[0][1])], seconds, torch, 96)
 
 
 def main() -> int:

@@ -3,7 +3,7 @@
 - default: every variant checked against gemmtune's reference, then timed with the torch baselines in interleaved
   rounds (benchmarks/probe.compare);
 - sustained: each back to back for that many seconds, then the torch loop and the first variant again, the SM clock
-  and power sampled (benchmarks/power_probe.sustained_runs);
+  and power sampled (benchmarks/power_probe.print_sustained_runs);
 - launches: each launched that many times, for Nsight Compute.
 GPU only."""
 
@@ -46,7 +46,7 @@ def run(problem, inputs, variants, args, name_width: int = 28) -> int:
     """Run `variants` on `problem` in the mode `args` picks (add_mode_arguments); returns the exit status, 0."""
     import probe
     import torch
-    from power_probe import sustained_runs
+    from power_probe import print_sustained_runs
 
     from gemmtune.reference import baselines
 
@@ -64,10 +64,6 @@ def run(problem, inputs, variants, args, name_width: int = 28) -> int:
     torch.cuda.synchronize()
     order = [(name, launch) for name, launch, _ in variants] + [("torch_loop", baselines(problem, inputs)["torch_loop"])]
     order.append((variants[0][0] + " (again)", variants[0][1]))
-    print(f"{problem.describe()}\n{'candidate':{name_width}s} {'ms':>8s} {'TF/s':>7s} {'SM MHz':>7s} {'W':>6s} "
-          f"{'TF/s per GHz':>12s}", flush=True)
-    for name, ms, clock, power, count in sustained_runs(order, args.sustained, torch):
-        tflops = problem.flops / ms / 1e9
-        print(f"{name:{name_width}s} {ms:8.4f} {tflops:7.1f} {clock:7.0f} {power:6.0f} {tflops / clock * 1e3:12.1f}  "
-              f"({count} samples)", flush=True)
+    print(problem.describe(), flush=True)
+    print_sustained_runs(problem, order, args.sustained, torch, name_width)
     return 0
