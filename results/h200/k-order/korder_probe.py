@@ -1,0 +1,65 @@
+"""Probe (docs/perf-notes.md, entry 66): the 256-row tile's wgmmas in K-outer order.
+
+Triton lowers one warpgroup_mma on a 256×128 tile (two 64-row slabs per warpgroup) slab by slab: the four m64n128k16 of
+slab 0 over the K step's four slices of 16, then the four of slab 1, so consecutive wgmmas change both operands and
+chain on one accumulator. cuBLAS's mainloop issues each K slice for every slab before the next slice. With
+k_outer.patch and GEMMTUNE_K_OUTER=1 at a launch (forward only), k_loop calls warpgroup_mma once per slice of 16, and
+the PTX alternates the two slabs, which share the slice of W. Needs k_outer.patch.
+
+The shape's config without and with it: checked, then interleaved rounds (default), or --sustained S (each back to
+back for S seconds with the SM clock and power sampled, benchmarks/power_probe). GPU only.
+
+    PYTHONPATH=benchmarks python results/h200/k-order/korder_probe.py \\
+        --shape fwd:llama4-scout:gate_up:4096:BLOCK_SIZE_M=256,... [--routing balanced] [--sustained 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.append(str(ROOT / "benchmarks"))
+sys.path.append(str(ROOT / "results" / "h200" / "pair-grouped"))
+
+import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+import modes  # noqa: E402
+
+
+def with_k_outer(launch, on: bool):
+    """`launch` with GEMMTUNE_K_OUTER set for its launches (k_outer.patch reads it at each launch)."""
+    def run():
+        os.environ["GEMMTUNE_K_OUTER"] = "1" if on else "0"
+        return launch()
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens:config (benchmarks/probe.shape)")
+    parser.add_argument("--routing", help="a routing instead of the shape's uniform one (gemmtune.routing)")
+    modes.add_mode_arguments(parser)
+    args = parser.parse_args(argv)
+
+    import probe
+
+    from gemmtune.kernels import Launcher
+    from gemmtune.problem import make_inputs
+
+    problem, inputs, config = probe.shape(args.shape)
+    if args.routing:
+        problem = dataclasses.replace(problem, routing=args.routing)
+        inputs = make_inputs(problem, "cuda")
+    variants = []
+    for name, on in (("slab by slab", False), ("K-outer", True)):
+        launcher = Launcher(problem, inputs, config)
+        variants.append((f"{name}: {config.to_string()}", with_k_outer(launcher, on), launcher.out))
+    print(probe.header(), f"m_sizes {inputs.m_sizes.tolist()}", flush=True)
+    return modes.run(problem, inputs, variants, args, 80)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
