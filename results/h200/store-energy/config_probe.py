@@ -1,0 +1,49 @@
+"""Probe (docs/perf-notes.md, entry 66): named configs of one shape, checked, then timed in interleaved rounds beside
+the torch baselines (default) or each back to back under sustained load with the SM clock and power sampled
+(--sustained S; benchmarks/power_probe). GPU only.
+
+    PYTHONPATH=benchmarks python results/h200/store-energy/config_probe.py --shape fwd:mixtral-8x7b:gate_up:16384 \\
+        --config "suite=BLOCK_SIZE_M=256,..." --config "tma store=..." [--sustained 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.append(str(ROOT / "benchmarks"))
+sys.path.append(str(ROOT / "results" / "h200" / "pair-grouped"))
+
+import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+import modes  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens")
+    parser.add_argument("--config", action="append", required=True, help="name=config (sass_report's form)")
+    modes.add_mode_arguments(parser)
+    args = parser.parse_args(argv)
+
+    import probe
+
+    from gemmtune.kernels import Launcher
+
+    variants = []
+    problem = inputs = None
+    for item in args.config:
+        name, text = item.split("=", 1)
+        if problem is None:
+            problem, inputs, config = probe.shape(f"{args.shape}:{text}")
+        else:
+            config = probe.parse_config(problem, text)
+        launcher = Launcher(problem, inputs, config)
+        variants.append((f"{name}: {config.to_string()}", launcher, launcher.out))
+    print(probe.header(), problem.describe(), flush=True)
+    return modes.run(problem, inputs, variants, args, 90)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
