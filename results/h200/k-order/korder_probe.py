@@ -16,8 +16,6 @@ back for S seconds with the SM clock and power sampled, benchmarks/power_probe).
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import os
 import sys
 from pathlib import Path
 
@@ -27,14 +25,6 @@ sys.path.append(str(ROOT / "results" / "h200" / "pair-grouped"))
 
 import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
 import modes  # noqa: E402
-
-
-def with_k_outer(launch, on: bool):
-    """`launch` with GEMMTUNE_K_OUTER set for its launches (k_outer.patch reads it at each launch)."""
-    def run():
-        os.environ["GEMMTUNE_K_OUTER"] = "1" if on else "0"
-        return launch()
-    return run
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,16 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     import probe
 
     from gemmtune.kernels import Launcher
-    from gemmtune.problem import make_inputs
 
-    problem, inputs, config = probe.shape(args.shape)
-    if args.routing:
-        problem = dataclasses.replace(problem, routing=args.routing)
-        inputs = make_inputs(problem, "cuda")
+    problem, inputs, config = modes.problem_of(args.shape, args.routing)
     variants = []
-    for name, on in (("slab by slab", False), ("K-outer", True)):
+    for name, on in (("slab by slab", "0"), ("K-outer", "1")):  # k_outer.patch reads GEMMTUNE_K_OUTER at each launch
         launcher = Launcher(problem, inputs, config)
-        variants.append((f"{name}: {config.to_string()}", with_k_outer(launcher, on), launcher.out))
+        variants.append((f"{name}: {config.to_string()}", modes.with_env(launcher, {"GEMMTUNE_K_OUTER": on}),
+                         launcher.out))
     print(probe.header(), f"m_sizes {inputs.m_sizes.tolist()}", flush=True)
     return modes.run(problem, inputs, variants, args, 80)
 

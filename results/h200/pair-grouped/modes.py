@@ -5,6 +5,9 @@
 - sustained: each back to back for that many seconds, then the torch loop and the first variant again, the SM clock
   and power sampled (benchmarks/power_probe.print_sustained_runs);
 - launches: each launched that many times, for Nsight Compute.
+Also what entry 66's probes (../step-sync/, ../swap-energy/, ../k-order/, ../store-energy/) share: a shape under a
+routing (problem_of), a shape's named configs (named_configs), a launch with environment variables set (with_env),
+and a launch's tile trace (traced_rows).
 GPU only."""
 
 from __future__ import annotations
@@ -67,3 +70,65 @@ def run(problem, inputs, variants, args, name_width: int = 28) -> int:
     print(problem.describe(), flush=True)
     print_sustained_runs(problem, order, args.sustained, torch, name_width)
     return 0
+
+
+def problem_of(shape: str, routing: str | None = None):
+    """(problem, inputs on the GPU, config) of 'mode:model:gemm:tokens:config' (benchmarks/probe.shape), under
+    `routing` (gemmtune.routing) instead of the shape's uniform one where given."""
+    import dataclasses
+
+    import probe
+
+    from gemmtune.problem import make_inputs
+
+    problem, inputs, config = probe.shape(shape)
+    if routing:
+        problem = dataclasses.replace(problem, routing=routing)
+        inputs = make_inputs(problem, "cuda")
+    return problem, inputs, config
+
+
+def named_configs(shape: str, items: list[str]):
+    """(problem, inputs on the GPU, [(name, config)]) of shape 'mode:model:gemm:tokens' and configs given as
+    'name=config' (sass_report's form, parse_config)."""
+    import probe
+
+    problem = inputs = None
+    named = []
+    for item in items:
+        name, text = item.split("=", 1)
+        if problem is None:
+            problem, inputs, config = probe.shape(f"{shape}:{text}")
+        else:
+            config = probe.parse_config(problem, text)
+        named.append((name, config))
+    return problem, inputs, named
+
+
+def with_env(launch, env: dict[str, str]):
+    """`launch` with the environment variables `env` set before each of its calls (the probes' patches read theirs
+    at each launch)."""
+    import os
+
+    def run():
+        os.environ.update(env)
+        return launch()
+    return run
+
+
+def traced_rows(launch) -> list[list[int]]:
+    """Three launches with GEMMTUNE_TRACE=1 (pair-grouped's trace.patch, also in ../step-sync/'s patches); of the
+    last, one row per traced tile: (start ns, end ns, expert, m0, n0, SM, program, unused)."""
+    import os
+
+    import torch
+
+    from gemmtune.kernels import fwd_ws
+
+    os.environ["GEMMTUNE_TRACE"] = "1"
+    for _ in range(3):
+        launch()
+    os.environ["GEMMTUNE_TRACE"] = "0"
+    torch.cuda.synchronize()
+    rows = fwd_ws.TRACES[-1].view(-1, 8).cpu()
+    return rows[rows[:, 0] >= 0].tolist()

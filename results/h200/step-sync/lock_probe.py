@@ -6,9 +6,9 @@ coalescing) when their tiles start within a few tens of ns, whichever SMs they r
 apart stays apart. A pair here is two tiles of one expert and output column whose row blocks are 2i and 2i + 1 (the
 static schedule gives them to programs 2j and 2j + 1). Needs step_sync.patch (its tile trace).
 
-Modes: checked, then interleaved rounds (default); --launches N (for Nsight Compute); --trace: three traced launches
-per config, and of the last, per quarter of the launch (by the pair's first start), the pairs, the share of them
-whose starts are under 0.1 us apart, and the median gap. GPU only.
+Modes (pair-grouped's modes.py): checked, then interleaved rounds (default); --sustained S; --launches N (for Nsight
+Compute); --trace: three traced launches per config, and of the last, per quarter of the launch (by the pair's first
+start), the pairs, the share of them whose starts are under 0.1 us apart, and the median gap. GPU only.
 
     PYTHONPATH=benchmarks python results/h200/step-sync/lock_probe.py --shape fwd:mixtral-8x7b:gate_up:16384 \\
         --config "suite=BLOCK_SIZE_M=256,..." --config "static=..." [--trace | --launches 2]
@@ -17,31 +17,23 @@ whose starts are under 0.1 us apart, and the median gap. GPU only.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[3] / "benchmarks"))
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.append(str(ROOT / "benchmarks"))
+sys.path.append(str(ROOT / "results" / "h200" / "pair-grouped"))
 
 import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+import modes  # noqa: E402
 
 LOCKED_US = 0.1
 
 
 def print_locks(name: str, launch, block_m: int) -> None:
     """Three traced launches of `launch`; of the last, the lock-step share of its W-sharing pairs per quarter."""
-    import torch
-
-    from gemmtune.kernels import fwd_ws
-
-    os.environ["GEMMTUNE_TRACE"] = "1"
-    for _ in range(3):
-        launch()
-    os.environ["GEMMTUNE_TRACE"] = "0"
-    torch.cuda.synchronize()
-    rows = fwd_ws.TRACES[-1].view(-1, 8).cpu()
-    rows = rows[rows[:, 0] >= 0].tolist()  # (start, end, expert, m0, n0, sm, program)
+    rows = modes.traced_rows(launch)  # (start, end, expert, m0, n0, sm, program)
     first, last = min(r[0] for r in rows), max(r[1] for r in rows)
     groups: dict = {}
     for r in rows:
@@ -64,36 +56,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens")
     parser.add_argument("--config", action="append", required=True, help="name=config (sass_report's form)")
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--launches", type=int)
     parser.add_argument("--trace", action="store_true")
+    modes.add_mode_arguments(parser)
     args = parser.parse_args(argv)
 
     import probe
-    import torch
 
     from gemmtune.kernels import Launcher
 
+    problem, inputs, named = modes.named_configs(args.shape, args.config)
     variants = []
-    for item in args.config:
-        name, text = item.split("=", 1)
-        problem, inputs, config = probe.shape(f"{args.shape}:{text}") if not variants else (
-            problem, inputs, probe.parse_config(problem, text))
+    for name, config in named:
         launcher = Launcher(problem, inputs, config)
         variants.append((name, launcher, launcher.out, config))
     print(probe.header(), problem.describe(), flush=True)
-    if args.launches:
-        for _, launch, _, _ in variants:
-            for _ in range(args.launches):
-                launch()
-        torch.cuda.synchronize()
-    elif args.trace:
+    if args.trace:
         for name, launch, _, config in variants:
             launch()
             print_locks(name, launch, config.BLOCK_SIZE_M)
-    else:
-        probe.compare(problem, inputs, [v[:3] for v in variants], args.rounds)
-    return 0
+        return 0
+    return modes.run(problem, inputs, [v[:3] for v in variants], args)
 
 
 if __name__ == "__main__":

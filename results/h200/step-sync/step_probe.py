@@ -25,7 +25,6 @@ between their starts and whether their SMs are neighbours (same smid // 2). GPU 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from pathlib import Path
@@ -62,32 +61,17 @@ SETS["distance"] = ("uniform", DISTANCE)
 SETS["distance-balanced"] = ("balanced", DISTANCE)
 
 
-def with_env(launch, sync: int, program_map: int, prefetch: int = 0, hint: int = 0):
-    """`launch` with the patches' variables set for its launches."""
-    def run():
-        os.environ["GEMMTUNE_PAIR_SYNC"] = str(sync)
-        os.environ["GEMMTUNE_PROGRAM_MAP"] = str(program_map)
-        os.environ["GEMMTUNE_W_PREFETCH"] = str(prefetch)
-        os.environ["GEMMTUNE_W_PREFETCH_HINT"] = str(hint)
-        return launch()
-    return run
+def patch_env(sync: int, program_map: int, prefetch: int = 0, hint: int = 0) -> dict[str, str]:
+    """The patches' variables for one variant of SETS."""
+    return {"GEMMTUNE_PAIR_SYNC": str(sync), "GEMMTUNE_PROGRAM_MAP": str(program_map),
+            "GEMMTUNE_W_PREFETCH": str(prefetch), "GEMMTUNE_W_PREFETCH_HINT": str(hint)}
 
 
 def print_trace(name: str, launch, problem, block_m: int, block_n: int) -> None:
     """Three traced launches of `launch`; of the last, the start gaps of the tiles that read the same W block and the
     share of them on neighbouring SMs (smid // 2 equal), then the same for tiles that read the same X block (same
     expert and rows, columns 2c and 2c + 1)."""
-    import torch
-
-    from gemmtune.kernels import fwd_ws
-
-    os.environ["GEMMTUNE_TRACE"] = "1"
-    for _ in range(3):
-        launch()
-    os.environ["GEMMTUNE_TRACE"] = "0"
-    torch.cuda.synchronize()
-    rows = fwd_ws.TRACES[-1].view(-1, 8).cpu()
-    rows = rows[rows[:, 0] >= 0].tolist()  # (start, end, expert, m0, n0, sm, program)
+    rows = modes.traced_rows(launch)  # (start, end, expert, m0, n0, sm, program)
     first = min(r[0] for r in rows)
     print(f"\n{name}: {len(rows)} tiles, launch {(max(r[1] for r in rows) - first) / 1e3:.1f} us, "
           f"tile median {statistics.median((r[1] - r[0]) / 1e3 for r in rows):.2f} us", flush=True)
@@ -130,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, text, *settings in table:
         config = parse_config(problem, text)
         launcher = Launcher(problem, inputs, config)
-        variants.append((name, with_env(launcher, *settings), launcher.out, config))
+        variants.append((name, modes.with_env(launcher, patch_env(*settings)), launcher.out, config))
     print(probe.header(), f"routing {routing}, m_sizes {inputs.m_sizes.tolist()}", flush=True)
     if args.trace:
         for name, launch, _, config in variants:

@@ -31,14 +31,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from gemmtune.kernels import Launcher
 
+    problem, inputs, named = modes.named_configs(args.shape, args.config)
     variants = []
-    problem = inputs = None
-    for item in args.config:
-        name, text = item.split("=", 1)
-        if problem is None:
-            problem, inputs, config = probe.shape(f"{args.shape}:{text}")
-        else:
-            config = probe.parse_config(problem, text)
+    for name, config in named:
         launcher = Launcher(problem, inputs, config)
         variants.append((f"{name}: {config.to_string()}", launcher, launcher.out))
     print(probe.header(), problem.describe(), flush=True)

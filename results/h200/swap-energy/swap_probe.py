@@ -38,12 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     import probe
 
     from gemmtune.kernels import Launcher
-    from gemmtune.problem import make_inputs
 
-    problem, inputs, config = probe.shape(args.shape)
-    if args.routing:
-        problem = dataclasses.replace(problem, routing=args.routing)
-        inputs = make_inputs(problem, "cuda")
+    problem, inputs, config = modes.problem_of(args.shape, args.routing)
     variants = []
     for name, variant in (("plain", config), ("swap_ab", dataclasses.replace(config, swap_ab=True))):
         launcher = Launcher(problem, inputs, variant)
