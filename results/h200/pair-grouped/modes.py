@@ -88,9 +88,9 @@ def problem_of(shape: str, routing: str | None = None):
     return problem, inputs, config
 
 
-def named_configs(shape: str, items: list[str]):
-    """(problem, inputs on the GPU, [(name, config)]) of shape 'mode:model:gemm:tokens' and configs given as
-    'name=config' (sass_report's form, parse_config)."""
+def named_configs(shape: str, items: list[str], routing: str | None = None):
+    """(problem, inputs on the GPU, [(name, config)]) of shape 'mode:model:gemm:tokens' under `routing` (as
+    problem_of) and configs given as 'name=config' (sass_report's form, parse_config)."""
     import probe
 
     problem = inputs = None
@@ -98,7 +98,7 @@ def named_configs(shape: str, items: list[str]):
     for item in items:
         name, text = item.split("=", 1)
         if problem is None:
-            problem, inputs, config = probe.shape(f"{shape}:{text}")
+            problem, inputs, config = problem_of(f"{shape}:{text}", routing)
         else:
             config = probe.parse_config(problem, text)
         named.append((name, config))

@@ -3,7 +3,7 @@ the torch baselines (default) or each back to back under sustained load with the
 (--sustained S; benchmarks/power_probe). GPU only.
 
     PYTHONPATH=benchmarks python results/h200/store-energy/config_probe.py --shape fwd:mixtral-8x7b:gate_up:16384 \\
-        --config "suite=BLOCK_SIZE_M=256,..." --config "tma store=..." [--sustained 4]
+        --config "suite=BLOCK_SIZE_M=256,..." --config "tma store=..." [--routing balanced] [--sustained 4]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens")
     parser.add_argument("--config", action="append", required=True, help="name=config (sass_report's form)")
+    parser.add_argument("--routing", help="a routing instead of the shape's uniform one (gemmtune.routing)")
     modes.add_mode_arguments(parser)
     args = parser.parse_args(argv)
 
@@ -31,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from gemmtune.kernels import Launcher
 
-    problem, inputs, named = modes.named_configs(args.shape, args.config)
+    problem, inputs, named = modes.named_configs(args.shape, args.config, args.routing)
     variants = []
     for name, config in named:
         launcher = Launcher(problem, inputs, config)
