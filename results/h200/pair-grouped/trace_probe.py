@@ -14,7 +14,6 @@ and tails. GPU only.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from pathlib import Path
@@ -33,11 +32,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import probe
-    import torch
     from sass_report import parse_config
 
     from gemmtune import pruning
-    from gemmtune.kernels import Launcher, fwd_ws
+    from gemmtune.kernels import Launcher
 
     pruning.TAIL_SPLIT_STEPS = args.split_steps
     problem, inputs = modes.llama4_gate_up(args.routing)
@@ -47,13 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         config = parse_config(problem, text)
         launcher = Launcher(problem, inputs, config)
         launcher()
-        os.environ["GEMMTUNE_TRACE"] = "1"
-        for _ in range(3):
-            launcher()
-        os.environ["GEMMTUNE_TRACE"] = "0"
-        torch.cuda.synchronize()
-        rows = fwd_ws.TRACES[-1].view(-1, 8).cpu()
-        rows = rows[rows[:, 0] >= 0].tolist()
+        rows = modes.traced_rows(launcher)
         first = min(r[0] for r in rows)
         pairs: dict[tuple[int, int], list[list[int]]] = {}
         for r in rows:
