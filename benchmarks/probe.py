@@ -28,15 +28,22 @@ def header() -> str:
     return device_header()
 
 
-def shape(spec: str):
-    """(problem, inputs on the GPU, config) from 'mode:model:gemm:tokens:config', config as
-    sass_report.parse_config reads it ('field=value,...' over the mode's defaults). Raises StopIteration on a
-    gemm the model does not have and ValueError on an unknown config field."""
+def problem_and_config(spec: str, routing: str = "uniform"):
+    """(problem, config) from 'mode:model:gemm:tokens:config' under `routing` (gemmtune.routing.make_routing's
+    spec: uniform, balanced, zipf:S or a file), config as sass_report.parse_config reads it ('field=value,...'
+    over the mode's defaults). Raises StopIteration on a gemm the model does not have and ValueError on an
+    unknown config field."""
+    mode, model, gemm, tokens, text = spec.split(":", 4)
+    problem = model_problem(model, gemm, int(tokens), mode, routing)
+    return problem, parse_config(problem, text)
+
+
+def shape(spec: str, routing: str = "uniform"):
+    """(problem, inputs on the GPU, config): problem_and_config's, with the problem's inputs made once."""
     from gemmtune.problem import make_inputs
 
-    mode, model, gemm, tokens, text = spec.split(":", 4)
-    problem = model_problem(model, gemm, int(tokens), mode)
-    return problem, make_inputs(problem, "cuda"), parse_config(problem, text)
+    problem, config = problem_and_config(spec, routing)
+    return problem, make_inputs(problem, "cuda"), config
 
 
 def compare(problem, inputs, variants: list[tuple[str, Callable[[], torch.Tensor], torch.Tensor]], rounds: int,

@@ -1,4 +1,5 @@
-"""benchmarks/ncu_probe.py's interleaved timing (CPU parts): the budget it hands the sweep's re-time."""
+"""benchmarks/ncu_probe.py's interleaved timing (CPU parts): the budget it hands the sweep's re-time; and
+benchmarks/probe.py's shape parsing under a routing."""
 
 from __future__ import annotations
 
@@ -40,3 +41,23 @@ def test_time_interleaved_runs_at_the_sweeps_retime_budget_and_times_a_name_once
     flops = 2 * 8192 * 28672 * 4096
     assert lines[0].split()[:4] == ["a", "2.0000", "ms", f"{flops / 2.0e9:.1f}"]
     assert lines[1].split() == ["b", "error:", "OutOfResources"]
+
+
+SHAPE_SCRIPT = """
+import json
+import sys
+sys.path.insert(0, "benchmarks")
+import probe
+problem, config = probe.problem_and_config("fwd:mixtral-8x7b:gate_up:4096:BLOCK_SIZE_M=128,num_stages=3", "balanced")
+uniform, _ = probe.problem_and_config("fwd:mixtral-8x7b:gate_up:4096:BLOCK_SIZE_M=128")
+print(json.dumps({"routing": problem.routing, "uniform": uniform.routing, "same_shape": problem.describe().replace(
+    "balanced", "uniform") == uniform.describe(), "BM": config.BLOCK_SIZE_M, "stages": config.num_stages}))
+"""
+
+
+def test_probe_shape_takes_the_routing_into_its_problem():
+    # The routing goes into the problem itself, so probe.shape makes the inputs once, under that routing.
+    out = subprocess.run([sys.executable, "-c", SHAPE_SCRIPT], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen == {"routing": "balanced", "uniform": "uniform", "same_shape": True, "BM": 128, "stages": 3}

@@ -30,7 +30,7 @@ import modes  # noqa: E402
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens:config (benchmarks/probe.shape)")
-    parser.add_argument("--routing", help="a routing instead of the shape's uniform one (gemmtune.routing)")
+    parser.add_argument("--routing", default="uniform", help="gemmtune.routing's spec (uniform, balanced, a file)")
     modes.add_mode_arguments(parser)
     args = parser.parse_args(argv)
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from gemmtune.kernels import Launcher
 
-    problem, inputs, config = modes.problem_of(args.shape, args.routing)
+    problem, inputs, config = probe.shape(args.shape, args.routing)
     variants = []
     for name, on in (("slab by slab", "0"), ("K-outer", "1")):  # k_outer.patch reads GEMMTUNE_K_OUTER at each launch
         launcher = Launcher(problem, inputs, config)

@@ -5,9 +5,8 @@
 - sustained: each back to back for that many seconds, then the torch loop and the first variant again, the SM clock
   and power sampled (benchmarks/power_probe.print_sustained_runs);
 - launches: each launched that many times, for Nsight Compute.
-Also what entry 66's probes (../step-sync/, ../swap-energy/, ../k-order/, ../store-energy/) share: a shape under a
-routing (problem_of), a shape's named configs (named_configs), a launch with environment variables set (with_env),
-and a launch's tile trace (traced_rows).
+Also what entry 66's probes (../step-sync/, ../store-energy/) share: a shape's named configs under a routing
+(named_configs), a launch with environment variables set (with_env), and a launch's tile trace (traced_rows).
 GPU only."""
 
 from __future__ import annotations
@@ -72,25 +71,9 @@ def run(problem, inputs, variants, args, name_width: int = 28) -> int:
     return 0
 
 
-def problem_of(shape: str, routing: str | None = None):
-    """(problem, inputs on the GPU, config) of 'mode:model:gemm:tokens:config' (benchmarks/probe.shape), under
-    `routing` (gemmtune.routing) instead of the shape's uniform one where given."""
-    import dataclasses
-
-    import probe
-
-    from gemmtune.problem import make_inputs
-
-    problem, inputs, config = probe.shape(shape)
-    if routing:
-        problem = dataclasses.replace(problem, routing=routing)
-        inputs = make_inputs(problem, "cuda")
-    return problem, inputs, config
-
-
-def named_configs(shape: str, items: list[str], routing: str | None = None):
-    """(problem, inputs on the GPU, [(name, config)]) of shape 'mode:model:gemm:tokens' under `routing` (as
-    problem_of) and configs given as 'name=config' (sass_report's form, parse_config)."""
+def named_configs(shape: str, items: list[str], routing: str = "uniform"):
+    """(problem, inputs on the GPU, [(name, config)]) of shape 'mode:model:gemm:tokens' under `routing`
+    (benchmarks/probe.shape) and configs given as 'name=config' (sass_report's form, parse_config)."""
     import probe
 
     problem = inputs = None
@@ -98,7 +81,7 @@ def named_configs(shape: str, items: list[str], routing: str | None = None):
     for item in items:
         name, text = item.split("=", 1)
         if problem is None:
-            problem, inputs, config = problem_of(f"{shape}:{text}", routing)
+            problem, inputs, config = probe.shape(f"{shape}:{text}", routing)
         else:
             config = probe.parse_config(problem, text)
         named.append((name, config))

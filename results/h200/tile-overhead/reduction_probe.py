@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reductions", type=int, nargs="+", required=True,
                         help="reduction lengths to run, the shape's own among them")
     parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--routing", help="the routing instead of the shape's uniform one (gemmtune.routing)")
+    parser.add_argument("--routing", default="uniform", help="gemmtune.routing's spec (uniform, balanced, a file)")
     args = parser.parse_args(argv)
 
     import probe
@@ -52,9 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     from gemmtune.reference import baselines
 
     print(probe.header(), flush=True)
-    base, _, config = probe.shape(args.shape)
-    if args.routing:
-        base = dataclasses.replace(base, routing=args.routing)
+    base, config = probe.problem_and_config(args.shape, args.routing)
     field = reduction_of(base)
     own = getattr(base, field)
     block = config.BLOCK_SIZE_K if base.mode == "fwd" else config.BLOCK_SIZE_N
