@@ -12,7 +12,6 @@ Variants: the suite config, and 128x256 tiles on the static schedule with the ca
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -32,14 +31,6 @@ VARIANTS = (  # name, config, coupled
 )
 
 
-def coupled(launch, on: bool):
-    """`launch` with GEMMTUNE_PAIR_SYNC set for its launches (pair_sync.patch reads it at each launch)."""
-    def run():
-        os.environ["GEMMTUNE_PAIR_SYNC"] = "1" if on else "0"
-        return launch()
-    return run
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     modes.add_mode_arguments(parser)
@@ -56,10 +47,13 @@ def main(argv: list[str] | None = None) -> int:
     variants = []
     for name, text, on in VARIANTS:
         launcher = Launcher(problem, inputs, parse_config(problem, text))
-        variants.append((name, coupled(launcher, on), launcher.out))
+        # pair_sync.patch reads GEMMTUNE_PAIR_SYNC at each launch
+        variants.append((name, modes.with_env(launcher, {"GEMMTUNE_PAIR_SYNC": "1" if on else "0"}),
+                         launcher.out))
     print(probe.header(), f"m_sizes {inputs.m_sizes.tolist()}", flush=True)
 
     return modes.run(problem, inputs, variants, args, 36)
+
 
 if __name__ == "__main__":
     sys.exit(main())
