@@ -69,8 +69,8 @@ def make_routing(spec: str, E: int, M: int, topk: int, seed: int) -> Routing:
     - balanced: token t goes to experts (t·topk + j) mod E, so m_sizes differ by at most one.
     - zipf:S: expert popularity ∝ 1/rank^S (rank 1 most popular; the ranks are shuffled by the seed), each
       token drawing topk distinct experts by that popularity; real routers are skewed like this.
-    - FILE: a .pt or .npy holding topk_ids (M, topk) or m_sizes (E,). With m_sizes, the pairs are laid
-      out contiguously by expert (the counts are what the GEMM depends on).
+    - FILE: a .pt or .npy holding topk_ids (M, topk) or m_sizes (E,). m_sizes become topk_ids as a router's
+      would be (routing_from_m_sizes): each token's topk experts distinct, the tokens shuffled by the seed.
 
     Raises RoutingError for a bad spec or file, or topk > E.
     """
@@ -80,7 +80,7 @@ def make_routing(spec: str, E: int, M: int, topk: int, seed: int) -> Routing:
         ids = (torch.arange(M * topk, dtype=torch.int64) % E).reshape(M, topk)
         return sort_by_expert(ids, E)
     if spec not in ("uniform",) and not spec.startswith("zipf:"):
-        return routing_from_file(Path(spec), E, M, topk)
+        return routing_from_file(Path(spec), E, M, topk, seed)
     probs = _expert_probabilities(spec, E)
     gen = torch.Generator().manual_seed(seed)
     probs = probs[torch.randperm(E, generator=gen)]
@@ -90,8 +90,9 @@ def make_routing(spec: str, E: int, M: int, topk: int, seed: int) -> Routing:
     return sort_by_expert(ids, E)
 
 
-def routing_from_file(path: Path, E: int, M: int, topk: int) -> Routing:
-    """Load topk_ids (M, topk) or m_sizes (E,) from a .pt or .npy file. Raises RoutingError if unusable."""
+def routing_from_file(path: Path, E: int, M: int, topk: int, seed: int) -> Routing:
+    """Load topk_ids (M, topk) or m_sizes (E,) from a .pt or .npy file; m_sizes are laid out by
+    routing_from_m_sizes with `seed`. Raises RoutingError if unusable."""
     if not path.is_file():
         raise RoutingError(f"unknown routing {str(path)!r}: not a file, and not one of {ROUTING_HELP}")
     try:
@@ -112,6 +113,26 @@ def routing_from_file(path: Path, E: int, M: int, topk: int) -> Routing:
     if data.dim() == 1:
         if data.numel() != E or int(data.sum()) != M * topk or int(data.min()) < 0:
             raise RoutingError(f"m_sizes in {path} must be E = {E} counts >= 0 summing to M·topk = {M * topk}")
-        ids = torch.repeat_interleave(torch.arange(E), data.to(torch.int64))
-        return sort_by_expert(ids.reshape(M, topk), E)
+        if int(data.max()) > M:
+            raise RoutingError(f"m_sizes in {path} give an expert {int(data.max())} rows, more than the M = {M} "
+                               "tokens: top-k routing sends a token to an expert at most once")
+        return routing_from_m_sizes(data, M, topk, seed)
     raise RoutingError(f"routing file {path} holds a {data.dim()}-D tensor; expected topk_ids (M, topk) or m_sizes (E,)")
+
+
+def routing_from_m_sizes(m_sizes: torch.Tensor, M: int, topk: int, seed: int) -> Routing:
+    """A routing with the given rows per expert, laid out as a router's: each token's topk experts distinct and
+    each expert's tokens spread over the batch.
+
+    m_sizes: (E,) integer counts, each at most M, summing to M·topk (routing_from_file checks). Token t's j-th
+    expert is that of position j·M + t in the experts' rows laid end to end; an expert's run of at most M
+    positions cannot hold two positions M apart, so a token's experts are distinct. The tokens are then shuffled
+    by `seed`. Laid out contiguously instead, topk > 1 would send a token to one expert topk times, so every
+    expert's X rows came in identical runs, on which the torch loop ran 5-7 % faster on the H200 and our kernel
+    did not (docs/perf-notes.md, entry 67).
+    """
+    E = m_sizes.numel()
+    experts = torch.repeat_interleave(torch.arange(E), m_sizes.to(torch.int64))
+    topk_ids = experts.reshape(topk, M).T
+    order = torch.randperm(M, generator=torch.Generator().manual_seed(seed))
+    return sort_by_expert(topk_ids[order].contiguous(), E)

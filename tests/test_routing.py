@@ -44,11 +44,26 @@ def test_zipf_is_skewed():
 def test_routing_files(tmp_path):
     ids = torch.tensor([[0, 2], [2, 3], [3, 0]])
     torch.save(ids, tmp_path / "ids.pt")
-    np.save(tmp_path / "m_sizes.npy", np.array([0, 4, 1, 1]))
+    np.save(tmp_path / "m_sizes.npy", np.array([0, 3, 2, 1]))
     r = make_routing(str(tmp_path / "ids.pt"), 4, 3, 2, 0)
     assert r.m_sizes.tolist() == [2, 0, 2, 2]
     r = make_routing(str(tmp_path / "m_sizes.npy"), 4, 3, 2, 0)
-    assert r.m_sizes.tolist() == [0, 4, 1, 1]
+    assert r.m_sizes.tolist() == [0, 3, 2, 1]
+
+
+def test_m_sizes_file_routes_like_a_router(tmp_path):
+    """Each token's topk experts are distinct and an expert's tokens are spread over the batch, as a router's."""
+    m_sizes = [4096] * 4 + [4352, 3840] * 2
+    torch.save(torch.tensor(m_sizes), tmp_path / "m_sizes.pt")
+    r = make_routing(str(tmp_path / "m_sizes.pt"), 8, 16384, 2, seed=0)
+    assert r.m_sizes.tolist() == m_sizes
+    assert (r.topk_ids[:, 0] != r.topk_ids[:, 1]).all()
+    tokens = r.gather_indices[: m_sizes[0]].long() // 2  # expert 0's tokens, in sorted order
+    assert int(tokens[-1] - tokens[0]) > 2 * m_sizes[0]  # spread, not one contiguous range
+    again = make_routing(str(tmp_path / "m_sizes.pt"), 8, 16384, 2, seed=0)
+    other = make_routing(str(tmp_path / "m_sizes.pt"), 8, 16384, 2, seed=1)
+    assert torch.equal(r.gather_indices, again.gather_indices)
+    assert not torch.equal(r.gather_indices, other.gather_indices)
 
 
 @pytest.mark.parametrize("spec, message", [("zipf:x", "bad zipf exponent"), ("gauss", "unknown routing"), ("zipf:-1", ">= 0")])
@@ -64,6 +79,9 @@ def test_bad_files(tmp_path):
     np.save(tmp_path / "wrong.npy", np.array([1, 1]))
     with pytest.raises(RoutingError, match="m_sizes"):
         make_routing(str(tmp_path / "wrong.npy"), 4, 3, 2, 0)
+    np.save(tmp_path / "twice.npy", np.array([0, 4, 1, 1]))  # 4 rows of 3 tokens: a token sent to expert 1 twice
+    with pytest.raises(RoutingError, match="at most once"):
+        make_routing(str(tmp_path / "twice.npy"), 4, 3, 2, 0)
 
 
 @pytest.mark.parametrize("text", ["8,a,3,4", "0,1,1,1", "-8,64,64,64", "8,64,64", "8,64,64,64,1", ""])
