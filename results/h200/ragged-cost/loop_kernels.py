@@ -1,0 +1,61 @@
+"""Probe (docs/perf-notes.md, entry 67): which cuBLAS kernel the torch loop runs for each expert of a shape, and for how
+long. One call of gemmtune.reference's torch_loop under torch.profiler, after two warm-up calls; prints every GPU
+kernel of the call in launch order with its time, the GEMM kernels beside their expert's m_size (the loop's
+torch.mm calls run in expert order, empty experts skipped). The kernel names carry cuBLAS's tile shapes. GPU only.
+
+    PYTHONPATH=benchmarks python results/h200/ragged-cost/loop_kernels.py --shape fwd:llama4-scout:gate_up:4096 \\
+        [--routing uniform]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.append(str(ROOT / "benchmarks"))
+
+import gemmtune  # noqa: E402,F401  (first: settles the backend before Triton loads)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens")
+    parser.add_argument("--routing", default="uniform", help="gemmtune.routing's spec")
+    args = parser.parse_args(argv)
+
+    import probe
+    import torch
+    from ncu_probe import model_problem
+    from torch.profiler import ProfilerActivity, profile
+
+    from gemmtune.problem import make_inputs
+    from gemmtune.reference import baselines
+
+    mode, model, gemm, tokens = args.shape.split(":")
+    problem = model_problem(model, gemm, int(tokens), mode, args.routing)
+    inputs = make_inputs(problem, "cuda")
+    loop = baselines(problem, inputs)["torch_loop"]
+    for _ in range(2):
+        loop()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        loop()
+        torch.cuda.synchronize()
+    kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    sizes = iter([s for s in inputs.m_sizes.tolist() if s > 0])
+    print(probe.header(), problem.describe(), flush=True)
+    total = 0.0
+    for event in kernels:
+        us = event.time_range.elapsed_us()
+        total += us
+        gemm = any(word in event.name.lower() for word in ("gemm", "nvjet", "cutlass", "xmma"))
+        size = f"m_size {next(sizes, '?'):>6}" if gemm else " " * 13
+        print(f"{size} {us:9.1f} us  {event.name[:150]}", flush=True)
+    print(f"{len(kernels)} kernels, {total:.1f} us in all", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
