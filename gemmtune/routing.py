@@ -127,9 +127,9 @@ def routing_from_m_sizes(m_sizes: torch.Tensor, M: int, topk: int, seed: int) ->
     m_sizes: (E,) integer counts, each at most M, summing to M·topk (routing_from_file checks). Token t's j-th
     expert is that of position j·M + t in the experts' rows laid end to end; an expert's run of at most M
     positions cannot hold two positions M apart, so a token's experts are distinct. The tokens are then shuffled
-    by `seed`. Laid out contiguously instead, topk > 1 would send a token to one expert topk times, so every
-    expert's X rows came in identical runs, on which the torch loop ran 5-7 % faster on the H200 and our kernel
-    did not (docs/perf-notes.md, entry 67).
+    by `seed`. Laid out contiguously instead, topk > 1 would send a token to one expert topk times and give every
+    expert's X rows in identical runs, on which the torch loop ran 5-7 % faster on the H200 (mixtral-8x7b's gate_up
+    at 16384 tokens) and our kernel did not (docs/perf-notes.md, entry 67).
     """
     E = m_sizes.numel()
     experts = torch.repeat_interleave(torch.arange(E), m_sizes.to(torch.int64))
