@@ -87,6 +87,15 @@ def sustained_runs(candidates, seconds: float, torch):
         sampler.stop()
 
 
+def cuda_kernels(fn, torch) -> list[tuple[str, float]]:
+    """The GPU kernels one call of fn launches, in launch order: (name, µs), from torch.profiler. Names of cuBLAS
+    kernels carry their tile shape and cluster size."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [(event.name, event.time_range.elapsed_us()) for event in prof.events() if event.device_type.name == "CUDA"]
+
+
 def print_sustained_runs(problem, candidates, seconds: float, torch, name_width: int = 72) -> None:
     """sustained_runs of `candidates` on `problem`, a line each as it finishes: ms per call, TF/s (problem.flops),
     median SM clock (MHz) and power (W), and TF/s per GHz of that clock (work per clock: a lever that saves cycles
@@ -126,10 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     print_sustained_runs(problem, order, args.seconds, torch)
 
     for name, fn in torch_fns.items():
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            fn()
-            torch.cuda.synchronize()
-        kernels = sorted({event.name for event in prof.events() if event.device_type.name == "CUDA"})
+        kernels = sorted({kernel for kernel, _ in cuda_kernels(fn, torch)})
         print(f"{name} kernels:", *(f"  {k}" for k in kernels), sep="\n", flush=True)
     return 0
 

@@ -27,33 +27,23 @@ def main(argv: list[str] | None = None) -> int:
 
     import probe
     import torch
-    from ncu_probe import model_problem
-    from torch.profiler import ProfilerActivity, profile
+    from power_probe import cuda_kernels
 
-    from gemmtune.problem import make_inputs
     from gemmtune.reference import baselines
 
-    mode, model, gemm, tokens = args.shape.split(":")
-    problem = model_problem(model, gemm, int(tokens), mode, args.routing)
-    inputs = make_inputs(problem, "cuda")
+    problem, inputs, _ = probe.shape(f"{args.shape}:", args.routing)  # no config: only the loop runs
     loop = baselines(problem, inputs)["torch_loop"]
     for _ in range(2):
         loop()
     torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        loop()
-        torch.cuda.synchronize()
-    kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    kernels = cuda_kernels(loop, torch)
     sizes = iter([s for s in inputs.m_sizes.tolist() if s > 0])
     print(probe.header(), problem.describe(), flush=True)
-    total = 0.0
-    for event in kernels:
-        us = event.time_range.elapsed_us()
-        total += us
-        gemm = any(word in event.name.lower() for word in ("gemm", "nvjet", "cutlass", "xmma"))
+    for name, us in kernels:
+        gemm = any(word in name.lower() for word in ("gemm", "nvjet", "cutlass", "xmma"))
         size = f"m_size {next(sizes, '?'):>6}" if gemm else " " * 13
-        print(f"{size} {us:9.1f} us  {event.name[:150]}", flush=True)
-    print(f"{len(kernels)} kernels, {total:.1f} us in all", flush=True)
+        print(f"{size} {us:9.1f} us  {name[:150]}", flush=True)
+    print(f"{len(kernels)} kernels, {sum(us for _, us in kernels):.1f} us in all", flush=True)
     return 0
 
 

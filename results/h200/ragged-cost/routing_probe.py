@@ -82,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         base_ours, base_loop = ms.get(ours[0][0]), ms.get(loops[0][0])
         for (name, _), (loop_name, _) in zip(ours, loops):
             if name in ms and loop_name in ms and base_ours and base_loop:
-                print(f"  {name.removeprefix('ours, '):12s} {ms[loop_name] / ms[name]:.3f}   ours {base_ours / ms[name]:.3f}"
-                      f"   loop {base_loop / ms[loop_name]:.3f}", flush=True)
+                print(f"  {name.removeprefix('ours, '):12s} {ms[loop_name] / ms[name]:.3f}"
+                      f"   ours {base_ours / ms[name]:.3f}   loop {base_loop / ms[loop_name]:.3f}", flush=True)
         return 0
     order = [pair for both in zip(ours, loops) for pair in both] + [(ours[0][0] + " (again)", ours[0][1])]
     print_sustained_runs(first, order, args.sustained, torch, 28)

@@ -2,7 +2,7 @@
 # Call 5 (ragged-cost, entry 67): which part of uniform routing costs llama4-scout's forward gate_up at 16384 tokens
 # more than its rows. Call 2 found uniform routing costing the suite config (128x256, TAIL_ROWS 32, dynamic schedule)
 # 4.9 % interleaved and 4.4-5.4 % sustained against balanced, for 3.1 % more rows of MMA work; its 16 experts hold 12
-# partial blocks and 4 merged tails. Two routings split those apart, each as topk_ids with the tokens shuffled:
+# partial blocks and 4 merged tails. Two routings split those apart, each an m_sizes file (tokens shuffled):
 # - tails: 1048 and 1000 rows x 8: eight experts of 8 blocks and a 24-row merged tail, eight of 8 blocks whose last
 #   is 24 rows short; 16640 rows of MMA work (+1.6 % over 16384);
 # - partial: 1072 and 976 rows x 8: eight experts of 8 blocks and a 9th of 48 rows, eight of 8 blocks whose last is
@@ -21,11 +21,8 @@ C="$C,use_tma_load_w=1,use_tma_load_x=1,pregather=1,dynamic_schedule=1,warp_spec
 D=$(mktemp -d)
 python3 -c "
 import torch
-for name, sizes in (('tails', [1048, 1000] * 8), ('partial', [1072, 976] * 8)):
-    ids = torch.repeat_interleave(torch.arange(16), torch.tensor(sizes))[:, None]  # topk 1
-    ids = ids[torch.randperm(16384, generator=torch.Generator().manual_seed(0))]
-    assert torch.bincount(ids.flatten()).tolist() == sizes
-    torch.save(ids, f'$D/{name}.pt')
+torch.save(torch.tensor([1048, 1000] * 8), '$D/tails.pt')  # m_sizes: gemmtune.routing shuffles the tokens (seed 0)
+torch.save(torch.tensor([1072, 976] * 8), '$D/partial.pt')
 "
 args=(--shape fwd:llama4-scout:gate_up:16384 --config "$C" --routing balanced=balanced --routing uniform=uniform
       --routing "tails=$D/tails.pt" --routing "partial=$D/partial.pt")
