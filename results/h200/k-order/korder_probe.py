@@ -29,9 +29,7 @@ import modes  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens:config (benchmarks/probe.shape)")
-    parser.add_argument("--routing", default="uniform", help="gemmtune.routing's spec (uniform, balanced, a file)")
-    modes.add_mode_arguments(parser)
+    modes.add_shape_arguments(parser, "mode:model:gemm:tokens:config (benchmarks/probe.shape)")
     args = parser.parse_args(argv)
 
     import probe

@@ -5,8 +5,9 @@
 - sustained: each back to back for that many seconds, then the torch loop and the first variant again, the SM clock
   and power sampled (benchmarks/power_probe.print_sustained_runs);
 - launches: each launched that many times, for Nsight Compute.
-Also what entry 66's probes (../step-sync/, ../store-energy/) share: a shape's named configs under a routing
-(named_configs), a launch with environment variables set (with_env), and a launch's tile trace (traced_rows).
+Also what entry 66's probes (../step-sync/, ../store-energy/, ../k-order/, ../swap-energy/) share: their shape and
+routing arguments (add_shape_arguments), a shape's named configs under a routing (named_configs), a launch with
+environment variables set (with_env), and a launch's tile trace (traced_rows).
 GPU only."""
 
 from __future__ import annotations
@@ -44,6 +45,14 @@ def add_mode_arguments(parser) -> None:
     parser.add_argument("--launches", type=int)
 
 
+def add_shape_arguments(parser, shape_help: str) -> None:
+    """--shape (described by `shape_help`), --routing (gemmtune.routing's spec) and add_mode_arguments's, the
+    arguments of the probes that take one shape under one routing (../k-order/, ../swap-energy/, ../store-energy/)."""
+    parser.add_argument("--shape", required=True, help=shape_help)
+    parser.add_argument("--routing", default="uniform", help="gemmtune.routing's spec (uniform, balanced, a file)")
+    add_mode_arguments(parser)
+
+
 def run(problem, inputs, variants, args, name_width: int = 28) -> int:
     """Run `variants` on `problem` in the mode `args` picks (add_mode_arguments); returns the exit status, 0."""
     import probe
@@ -64,8 +73,8 @@ def run(problem, inputs, variants, args, name_width: int = 28) -> int:
     for _, launch, _ in variants:  # compiled before the sampled runs
         launch()
     torch.cuda.synchronize()
-    order = [(name, launch) for name, launch, _ in variants] + [("torch_loop", baselines(problem, inputs)["torch_loop"])]
-    order.append((variants[0][0] + " (again)", variants[0][1]))
+    order = [(name, launch) for name, launch, _ in variants]
+    order += [("torch_loop", baselines(problem, inputs)["torch_loop"]), (variants[0][0] + " (again)", variants[0][1])]
     print(problem.describe(), flush=True)
     print_sustained_runs(problem, order, args.sustained, torch, name_width)
     return 0

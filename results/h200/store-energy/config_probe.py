@@ -22,10 +22,8 @@ import modes  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shape", required=True, help="mode:model:gemm:tokens")
+    modes.add_shape_arguments(parser, "mode:model:gemm:tokens")
     parser.add_argument("--config", action="append", required=True, help="name=config (sass_report's form)")
-    parser.add_argument("--routing", default="uniform", help="gemmtune.routing's spec (uniform, balanced, a file)")
-    modes.add_mode_arguments(parser)
     args = parser.parse_args(argv)
 
     import probe
