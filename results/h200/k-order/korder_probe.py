@@ -34,16 +34,10 @@ def main(argv: list[str] | None = None) -> int:
 
     import probe
 
-    from gemmtune.kernels import Launcher
-
     problem, inputs, config = probe.shape(args.shape, args.routing)
-    variants = []
-    for name, on in (("slab by slab", "0"), ("K-outer", "1")):  # k_outer.patch reads GEMMTUNE_K_OUTER at each launch
-        launcher = Launcher(problem, inputs, config)
-        variants.append((f"{name}: {config.to_string()}", modes.with_env(launcher, {"GEMMTUNE_K_OUTER": on}),
-                         launcher.out))
-    print(probe.header(), f"m_sizes {inputs.m_sizes.tolist()}", flush=True)
-    return modes.run(problem, inputs, variants, args, 80)
+    # k_outer.patch reads GEMMTUNE_K_OUTER at each launch
+    named = [(name, config, {"GEMMTUNE_K_OUTER": on}) for name, on in (("slab by slab", "0"), ("K-outer", "1"))]
+    return modes.run_configs(problem, inputs, named, args, 80, f"m_sizes {inputs.m_sizes.tolist()}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
 - launches: each launched that many times, for Nsight Compute.
 Also what entry 66's probes (../step-sync/, ../store-energy/, ../k-order/, ../swap-energy/) share: their shape and
 routing arguments (add_shape_arguments), a shape's named configs under a routing (named_configs), a launch with
-environment variables set (with_env), and a launch's tile trace (traced_rows).
+environment variables set (with_env), named configs launched and run in one of the modes (run_configs), and a
+launch's tile trace (traced_rows).
 GPU only."""
 
 from __future__ import annotations
@@ -106,6 +107,22 @@ def with_env(launch, env: dict[str, str]):
         os.environ.update(env)
         return launch()
     return run
+
+
+def run_configs(problem, inputs, named, args, name_width: int, about: str) -> int:
+    """Launch each of `named` [(name, config, env)] on `inputs` (a Launcher each, made before any runs; with env, a dict
+    of environment variables, under with_env), print the device header and `about`, then run them in the mode `args`
+    picks (run). Returns run's exit status."""
+    import probe
+
+    from gemmtune.kernels import Launcher
+
+    variants = []
+    for name, config, env in named:
+        launcher = Launcher(problem, inputs, config)
+        variants.append((f"{name}: {config.to_string()}", with_env(launcher, env) if env else launcher, launcher.out))
+    print(probe.header(), about, flush=True)
+    return run(problem, inputs, variants, args, name_width)
 
 
 def traced_rows(launch) -> list[list[int]]:

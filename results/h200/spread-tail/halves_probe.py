@@ -26,19 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     modes.add_shape_arguments(parser, "mode:model:gemm:tokens")
     parser.add_argument("--config", action="append", required=True, help="name=config (sass_report's form)")
     args = parser.parse_args(argv)
-
-    import probe
-
-    from gemmtune.kernels import Launcher
-
     problem, inputs, named = modes.named_configs(args.shape, args.config, args.routing)
-    variants = []
-    for name, config in named:
-        launcher = Launcher(problem, inputs, config)
-        env = {"GEMMTUNE_HALVES": "1" if name.endswith(" halves") else "0"}
-        variants.append((f"{name}: {config.to_string()}", modes.with_env(launcher, env), launcher.out))
-    print(probe.header(), problem.describe(), flush=True)
-    return modes.run(problem, inputs, variants, args, 90)
+    named = [(name, config, {"GEMMTUNE_HALVES": "1" if name.endswith(" halves") else "0"}) for name, config in named]
+    return modes.run_configs(problem, inputs, named, args, 90, problem.describe())
 
 
 if __name__ == "__main__":

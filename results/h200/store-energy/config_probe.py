@@ -25,18 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     modes.add_shape_arguments(parser, "mode:model:gemm:tokens")
     parser.add_argument("--config", action="append", required=True, help="name=config (sass_report's form)")
     args = parser.parse_args(argv)
-
-    import probe
-
-    from gemmtune.kernels import Launcher
-
     problem, inputs, named = modes.named_configs(args.shape, args.config, args.routing)
-    variants = []
-    for name, config in named:
-        launcher = Launcher(problem, inputs, config)
-        variants.append((f"{name}: {config.to_string()}", launcher, launcher.out))
-    print(probe.header(), problem.describe(), flush=True)
-    return modes.run(problem, inputs, variants, args, 90)
+    return modes.run_configs(problem, inputs, [(name, config, None) for name, config in named], args, 90,
+                             problem.describe())
 
 
 if __name__ == "__main__":

@@ -35,15 +35,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import probe
 
-    from gemmtune.kernels import Launcher
-
     problem, inputs, config = probe.shape(args.shape, args.routing)
-    variants = []
-    for name, variant in (("plain", config), ("swap_ab", dataclasses.replace(config, swap_ab=True))):
-        launcher = Launcher(problem, inputs, variant)
-        variants.append((f"{name}: {variant.to_string()}", launcher, launcher.out))
-    print(probe.header(), f"m_sizes {inputs.m_sizes.tolist()}", flush=True)
-    return modes.run(problem, inputs, variants, args, 72)
+    named = [("plain", config, None), ("swap_ab", dataclasses.replace(config, swap_ab=True), None)]
+    return modes.run_configs(problem, inputs, named, args, 72, f"m_sizes {inputs.m_sizes.tolist()}")
 
 
 if __name__ == "__main__":
