@@ -78,8 +78,8 @@ class KernelConfig:
             tma.append("store")
         if tma:
             parts.append(f"tma[{','.join(tma)}]")
-        flags = ("pregather", "half_tail", "dynamic_schedule", "split_tail", "flatten", "warp_specialize",
-                 "fuse_mul_post")
+        flags = ("pregather", "half_tail", "dynamic_schedule", "split_tail", "column_tail", "flatten",
+                 "warp_specialize", "fuse_mul_post")
         flags = [name for name in flags if getattr(self, name, False)]
         return " ".join(parts + flags)
 
@@ -133,6 +133,15 @@ class KernelConfigForward(KernelConfig):
     where the launch therefore runs the carried tail's kernel and pruning drops the config as that one
     (docs/perf-notes.md, entries 60 and 61). Split, the tail's rows are not bitwise reproducible (fp32 adds in
     arrival order).
+
+    column_tail (with TAIL_ROWS, not with split_tail; output blocks of at least 128 columns): an expert's merged
+    tail is computed by the tiles of its last two M blocks in a column, each over half of the block's columns,
+    instead of by the last block's tile over all of them (an expert of one full block still carries it whole).
+    The two tiles then do equal work, keep step and read their shared W block together, as a carried tail's
+    tiles do not, and each tail wgmma multiplies half of W's slabs. Measured on the H200 (llama4-scout's gate_up
+    at 4096 tokens, 256 ± 16 rows per expert, 128×256 tiles): 1.035-1.046× the suite's best 256×128 config in
+    interleaved timing, 1.016× under sustained load; 0.99-1.01× on shapes whose experts have 8-32 M blocks
+    (docs/perf-notes.md, entry 69).
     """
 
     use_tma_load_w: bool = False
@@ -141,6 +150,7 @@ class KernelConfigForward(KernelConfig):
     TAIL_ROWS: int = 0
     dynamic_schedule: bool = False
     split_tail: bool = False
+    column_tail: bool = False
 
     mode: ClassVar[str] = "fwd"
 
@@ -152,8 +162,8 @@ class KernelConfigBackward_dX(KernelConfig):
     half_tail: as in KernelConfigForward (dX tiles M the same way).
 
     warp_specialize on Hopper runs the Gluon forward kernel with W[e]'s roles swapped (N the reduction, K the
-    output columns: gemmtune.kernels.fwd_ws.launch_ws), with its TAIL_ROWS, dynamic_schedule and split_tail as
-    in KernelConfigForward; its loader may gather dY's rows under permute_y instead of pregather.
+    output columns: gemmtune.kernels.fwd_ws.launch_ws), with its TAIL_ROWS, dynamic_schedule, split_tail and
+    column_tail as in KernelConfigForward; its loader may gather dY's rows under permute_y instead of pregather.
     """
 
     use_tma_load_dy: bool = False
@@ -162,6 +172,7 @@ class KernelConfigBackward_dX(KernelConfig):
     TAIL_ROWS: int = 0
     dynamic_schedule: bool = False
     split_tail: bool = False
+    column_tail: bool = False
 
     mode: ClassVar[str] = "dx"
 

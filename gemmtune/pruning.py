@@ -153,8 +153,8 @@ def mode_rule(config: KernelConfig) -> str | None:
     one, both permutations, pregather with nothing gathered or without TMA on the pregathered operand,
     half_tail below 32-row blocks or with flatten, TAIL_ROWS without warp_specialize or other than a power of
     two from 8 (the tail's rows are the wgmma's N, PTX ISA m64nNk16, and a Gluon tensor dimension) below
-    BLOCK_SIZE_M, dynamic_schedule without warp_specialize, split_tail without TAIL_ROWS, and block shapes
-    (block_shape_rule)."""
+    BLOCK_SIZE_M, dynamic_schedule without warp_specialize, split_tail or column_tail without TAIL_ROWS, both of
+    them (two ways of sharing one tail), and block shapes (block_shape_rule)."""
     if config.permute_x and config.permute_y:
         return "permute_x and permute_y cannot both be set"
     if config.fuse_mul_post and config.mode != "fwd":
@@ -190,6 +190,10 @@ def mode_rule(config: KernelConfig) -> str | None:
         return "dynamic_schedule needs warp_specialize (only the Gluon forward and dX kernel claims its tiles)"
     if getattr(config, "split_tail", False) and not tail_rows:
         return "split_tail needs TAIL_ROWS (it splits a merged tail over the expert's tiles)"
+    if getattr(config, "column_tail", False) and not tail_rows:
+        return "column_tail needs TAIL_ROWS (it splits a merged tail's columns over the expert's last two tiles)"
+    if getattr(config, "column_tail", False) and getattr(config, "split_tail", False):
+        return "column_tail with split_tail: a tail is shared by columns or by K steps, not both"
     if tail_rows and (tail_rows < 8 or tail_rows & (tail_rows - 1) or tail_rows >= config.BLOCK_SIZE_M):
         return (f"TAIL_ROWS = {tail_rows}: the tail's rows are the wgmma's N (a multiple of 8) and a Gluon tensor "
                 f"dimension (a power of two), below BLOCK_SIZE_M = {config.BLOCK_SIZE_M}")
@@ -242,7 +246,7 @@ def device_rule(config: KernelConfig, problem: Problem, device: DeviceProperties
         return f"warp specialization needs compute capability >= 9.0, {device.name} has {cc}"
     if config.warp_specialize and device.compute_capability[0] == 9:
         return hopper_warp_specialize_rule(config, problem)
-    for knob in ("TAIL_ROWS", "dynamic_schedule", "split_tail"):
+    for knob in ("TAIL_ROWS", "dynamic_schedule", "split_tail", "column_tail"):
         if getattr(config, knob, False):
             return f"{knob} exists in the Hopper (9.x) Gluon forward and dX kernel only, {device.name} has {cc}"
     return None
@@ -291,7 +295,8 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     256), and for dW no SPLIT_M. fp32 inputs would run as tf32, whose wgmma takes no transposed operand (PTX
     ISA, wgmma matrix layouts), while the plain kernels compute fp32 in IEEE precision. With TAIL_ROWS, a
     tail wgmma at least 8 columns wide, and the tile's and the tail's accumulators within
-    WS_TAIL_ACCUMULATOR_REGISTERS per thread."""
+    WS_TAIL_ACCUMULATOR_REGISTERS per thread; with column_tail, half of the output block at least one 64-row wgmma
+    slab (the half tail's accumulator has those rows) and its tail wgmma 8 columns wide too."""
     if problem.element_size != 2:
         return f"warp specialization on Hopper needs bf16 or fp16 inputs, got {problem.dtype}"
     loads = config.tma_load_fields()
@@ -318,6 +323,13 @@ def hopper_warp_specialize_rule(config: KernelConfig, problem: Problem) -> str |
     if tail_rows and tail_wgmma < 8:
         return (f"TAIL_ROWS = {tail_rows} with {out_cols} = {getattr(config, out_cols)} over {config.num_warps} "
                 f"warps: the tail's wgmma would be {tail_wgmma} columns wide, below the PTX minimum of 8")
+    if getattr(config, "column_tail", False):
+        half = getattr(config, out_cols) // 2
+        half_wgmma = wgmma_columns(half, tail_rows, config.num_warps)
+        if half < 64 or half_wgmma < 8:
+            return (f"column_tail with {out_cols} = {getattr(config, out_cols)} over {config.num_warps} warps: half "
+                    f"the block ({half} rows of the tail's accumulator) needs 64 rows and a tail wgmma of 8 "
+                    f"columns or more, got {half_wgmma}")
     registers = accumulator_registers(config)
     if tail_rows and registers > WS_TAIL_ACCUMULATOR_REGISTERS:
         return (f"TAIL_ROWS = {config.TAIL_ROWS}: the tile's and the tail's accumulators take {registers} registers "

@@ -126,6 +126,25 @@ def test_split_tail_builds_for_hopper(mode, tmp_path):
     assert_tail_groups_go_first(hgmma_groups(sass))
 
 
+@pytest.mark.parametrize("mode", ["fwd", "dx"])
+def test_column_tail_builds_for_hopper(mode, tmp_path):
+    # column_tail: beside the carried tail's K loop (for experts of one full block), one per half of the output
+    # block, each with a tail group over half of W's slabs, still issued first; the same shared memory, no spills,
+    # and every loop's wgmmas in flight (one wait inside each, ptxas serializing would put one after each HGMMA).
+    config = dict(WS if mode == "fwd" else WS_DX, TAIL_ROWS=32)
+    gemm = "gate_up" if mode == "fwd" else "down"  # dX pregathers dY only under permute_y
+    carried = sass_report(config, mode, gemm)
+    column = sass_report(dict(config, column_tail=True), mode, gemm, sass_out=tmp_path)
+    assert column["spills"] == 0 and column.get("LDL", 0) == 0 and column["smem"] == carried["smem"], column
+    sass = (tmp_path / "config0.sass").read_text()
+    hgmma = sorted(sum("HGMMA" in line for line in loop) for loop in k_loops(sass))
+    # Per K step of 64 and warpgroup: the tile's 4 HGMMA.64x256x16, the tail's 8 (two 64-row slabs of the
+    # warpgroup's 128 output columns) carried whole, or 4 (one slab) over half the columns.
+    assert hgmma == [4, 8, 8, 12], hgmma
+    assert column["waits"] <= len(hgmma), column
+    assert_tail_groups_go_first(hgmma_groups(sass))
+
+
 @pytest.mark.parametrize("mode, gemm", [("fwd", "gate_up"), ("dx", "down")])
 def test_split_tail_on_a_short_reduction_builds_the_carried_kernel(mode, gemm, tmp_path):
     # 64 K steps, under pruning.TAIL_SPLIT_STEPS: split_tail launches the carried tail's kernel, SASS for SASS.

@@ -173,6 +173,49 @@ def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilo
     assert_correct_within_predicted_smem(problem, inputs, config)
 
 
+def column_tails(m_sizes, block_m: int, tail_rows: int) -> int:
+    """How many of merged_tails' experts have two full blocks or more, whose last two tiles split the tail's
+    columns under column_tail (an expert of one full block carries its tail whole)."""
+    tailed = (m_sizes % block_m > 0) & (m_sizes % block_m <= tail_rows) & (m_sizes > 2 * block_m)
+    return int(tailed.sum())
+
+
+COLUMN_TAIL = [
+    # (problem, BLOCK_SIZE_M, output block, num_warps, TAIL_ROWS): merged tails split by columns over the tiles of
+    # their expert's last two blocks (column_tail), beside experts of one block that carry theirs whole.
+    (Problem("fwd", 16, 4096, 1000, 512, 1, permute="x"), 128, 256, 8, 32),  # 256 ± 16 rows per expert, N tail
+    (Problem("fwd", 8, 1100, 4096, 1408, 2, permute="y"), 64, 128, 4, 16),  # one warpgroup, scattered store
+    (Problem("fwd", 64, 512, 200, 160, 2, routing="zipf:1.2"), 64, 128, 8, 32),  # empty experts, halves side by side
+    (Problem("dx", 16, 4096, 512, 1000, 1, permute="x"), 128, 256, 8, 32),  # scattered dX, K tail
+    (Problem("dx", 8, 2100, 1408, 512, 2, permute="y"), 128, 128, 8, 32),  # dY routed
+]
+
+
+@pytest.mark.parametrize("problem, bm, block_out, warps, tail_rows", COLUMN_TAIL,
+                         ids=[p.describe() for p, *_ in COLUMN_TAIL])
+@pytest.mark.parametrize("route", X_ROUTES)
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_column_tail_is_correct(problem, bm, block_out, warps, tail_rows, route, schedule):
+    routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
+    if route == "loader_gather" and not routed:
+        pytest.skip("the routed operand is not gathered: nothing for the loader to gather")
+    pregather = routed and route == "pregather"
+    if problem.mode == "fwd":
+        blocks = dict(BLOCK_SIZE_N=block_out, BLOCK_SIZE_K=64, use_tma_load_x=pregather or not routed,
+                      fuse_mul_post=problem.permute_y)
+    else:
+        blocks = dict(BLOCK_SIZE_N=64, BLOCK_SIZE_K=block_out, use_tma_load_dy=pregather or not routed)
+    config = config_class(problem.mode)(BLOCK_SIZE_M=bm, num_warps=warps, num_stages=3, permute_x=problem.permute_x,
+                                        permute_y=problem.permute_y, use_tma_load_w=True, pregather=pregather,
+                                        warp_specialize=True, TAIL_ROWS=tail_rows, column_tail=True, **blocks,
+                                        **SCHEDULES[schedule])
+    kept, pruned = prune([config], problem, active_device())
+    assert not pruned, pruned
+    inputs = make_inputs(problem, "cuda")
+    assert column_tails(inputs.m_sizes, bm, tail_rows) > 0, "no expert's tail is split by columns"
+    assert_correct_within_predicted_smem(problem, inputs, config)
+
+
 SPLIT_TAIL = [
     # (problem, BLOCK_SIZE_M, output block, reduction block, TAIL_ROWS): merged tails split over the K steps of
     # their expert's tiles in a column (split_tail), the fp32 sums added up across them. Split on any reduction

@@ -331,6 +331,30 @@ def test_split_tail_needs_a_merged_tail_and_a_long_reduction():
     assert dx.to_string() == "dx BM128 BN64 BK256 G8 w8 s3 tail32 tma[dy,w] split_tail warp_specialize"
 
 
+def test_column_tail_needs_a_merged_tail_and_half_blocks_of_one_wgmma_slab():
+    config = KernelConfigForward(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, num_warps=8, num_stages=3, warp_specialize=True,
+                                 use_tma_load_x=True, use_tma_load_w=True, TAIL_ROWS=32, column_tail=True)
+    assert _first_rule(config, device=preset("h200")) is None
+    assert _first_rule(dataclasses.replace(config, TAIL_ROWS=0)) == "mode"  # no tail to split
+    assert _first_rule(dataclasses.replace(config, split_tail=True)) == "mode"  # one way of sharing a tail
+    assert _first_rule(config, device=preset("b200")) == "device"  # the Hopper Gluon kernel only
+    # Half of a 128-column block over 8 warps: two warpgroups side by side, each a wgmma of TAIL_ROWS / 2 columns,
+    # so at 16 rows a tail of 8 columns; at 8 rows 4, below the PTX minimum. Half of 64 columns is below a slab.
+    narrow = dataclasses.replace(config, BLOCK_SIZE_M=256, BLOCK_SIZE_N=128, num_stages=4)
+    assert _first_rule(dataclasses.replace(narrow, TAIL_ROWS=16), device=preset("h200")) is None
+    assert _first_rule(dataclasses.replace(narrow, TAIL_ROWS=8), device=preset("h200")) == "device"
+    assert _first_rule(dataclasses.replace(narrow, BLOCK_SIZE_N=64), device=preset("h200")) == "device"
+    dx = KernelConfigBackward_dX(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=256, num_warps=8, num_stages=3,
+                                 warp_specialize=True, use_tma_load_dy=True, use_tma_load_w=True, TAIL_ROWS=32,
+                                 column_tail=True)
+    assert _first_rule(dx, device=preset("h200")) is None  # dX's output block is BLOCK_SIZE_K
+    assert _first_rule(dataclasses.replace(dx, BLOCK_SIZE_K=64), device=preset("h200")) == "device"
+    # Half the tail's accumulator in a tile: no more shared memory or registers than the carried tail.
+    carried = dataclasses.replace(config, column_tail=False)
+    assert shared_memory_bytes(config, 2) == shared_memory_bytes(carried, 2)
+    assert config.to_string() == "fwd BM128 BN256 BK64 G8 w8 s3 tail32 tma[w,x] column_tail warp_specialize"
+
+
 def test_dx_merged_tail_has_the_output_columns_of_dx():
     # dX's tile is BLOCK_SIZE_M × BLOCK_SIZE_K (K the output) over BLOCK_SIZE_N steps of the reduction (N),
     # so the merged tail's accumulator is BLOCK_SIZE_K × TAIL_ROWS and each stage holds a TAIL_ROWS ×
@@ -375,11 +399,12 @@ def test_get_kernel_configs_keeps_a_reason_for_every_pruned_config():
     assert sum(pruned.counts_by_rule().values()) == len(pruned.pruned)
     # Among power-of-two output blocks under permute_x: half the space asks TMA to load a gathered X (or
     # pregathers without TMA). Of the other half, the configs without warp_specialize that have TAIL_ROWS 32,
-    # dynamic_schedule or split_tail (7 of 8 there) are refused too, for only the Gluon kernel merges tails and
-    # claims tiles, and with it those with split_tail but no TAIL_ROWS (2 of 8): 9 of 16.
+    # dynamic_schedule, split_tail or column_tail (15 of 16 there) are refused too, for only the Gluon kernel merges
+    # tails and claims tiles, and with it those with split_tail or column_tail but no TAIL_ROWS (6 of 8) and with
+    # both (2 of 8): 23 of 32.
     whole = [p for p in pruned.pruned if not split_columns(p.config.BLOCK_SIZE_N)[1]]
     whole_total = len(whole) + sum(not split_columns(c.BLOCK_SIZE_N)[1] for c in pruned.kept)
-    assert sum(p.rule == "mode" for p in whole) == whole_total // 2 + 9 * whole_total // 32
+    assert sum(p.rule == "mode" for p in whole) == whole_total // 2 + 23 * whole_total // 64
     # Qwen3's K = 2048 makes at most 32 K steps, too few to split a tail: split_tail would run the carried kernel.
     assert not [c for c in pruned.kept if c.split_tail]
     assert any(p.rule == "problem_size" and p.config.split_tail for p in pruned.pruned)

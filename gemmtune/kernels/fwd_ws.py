@@ -108,13 +108,15 @@ def tail_columns(tail_rows, block_n, num_warps):
 @gluon.jit
 def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M: gl.constexpr,
                 BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr, TAIL_ROWS: gl.constexpr,
-                SPLIT_TAIL: gl.constexpr):
+                SPLIT_TAIL: gl.constexpr, COLUMN_TAIL: gl.constexpr = False):
     """(expert, its first sorted row, its row count, m0, n0, tail, tail_m0, share, shares) of flat tile
     `tile_id`, by the plain kernels' locate_tile and swizzle_tile (Triton jit functions without layouts, so
     Gluon can call them).
     tail: the tile also computes the expert's merged tail, its last rows tail_m0 … m_size (TAIL_ROWS at most):
     the expert's last block alone, or with SPLIT_TAIL each of the expert's `shares` blocks in this column over
-    its share of the K steps (tail_steps), the sum added up across them (add_tail_share)."""
+    its share of the K steps (tail_steps), the sum added up across them (add_tail_share), or with COLUMN_TAIL
+    each of the expert's last two blocks over half the columns (share 0 or 1 of shares 2; an expert of one block
+    carries it whole, shares 1)."""
     e, row_start, m_size, local = locate_tile(tile_id, offs_e, m_sizes, row_end, tiles, tile_end)
     blocks = m_blocks(m_size, BLOCK_SIZE_M, TAIL_ROWS)
     pid_m, pid_n = swizzle_tile(local, blocks, num_n_tiles, GROUP_SIZE_M)
@@ -123,6 +125,10 @@ def tile_origin(tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
     has_tail = (TAIL_ROWS > 0) & (tail_m0 < m_size)
     if SPLIT_TAIL:
         tail, share, shares = has_tail, pid_m, blocks
+    elif COLUMN_TAIL:
+        shares = gl.minimum(blocks, 2)
+        share = pid_m - (blocks - shares)
+        tail = has_tail & (share >= 0)
     else:
         tail, share, shares = has_tail & (pid_m == blocks - 1), 0, 1
     return e, row_start, m_size, m0, pid_n * BLOCK_SIZE_N, tail, tail_m0, share, shares
@@ -154,7 +160,7 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
               BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, BLOCK_SIZE_K: gl.constexpr,
               GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr, TAIL_ROWS: gl.constexpr,
               GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr,
-              SPLIT_TAIL: gl.constexpr):
+              SPLIT_TAIL: gl.constexpr, COLUMN_TAIL: gl.constexpr):
     """The loads of flat tile `tile_id`, one ring step per K step from `step` on; returns the next step.
     With DYNAMIC_SCHEDULE each step's slot also carries the tile id in `tile_ids`, written before the
     slot's `ready` arrival, so the MMA warps learn which tile they are computing from the ring itself. They
@@ -162,7 +168,7 @@ def load_tile(tile_id, x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slot
     and the 128×256 loader gather with merged tails then spills (sass_report, sm_90: 9 LDL/STL)."""
     e, row_start, m_size, m0, n0, tail, tail_m0, share, shares = tile_origin(
         tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
-        TAIL_ROWS, SPLIT_TAIL)
+        TAIL_ROWS, SPLIT_TAIL, COLUMN_TAIL)
     # Uniform coordinates and branch: TMA takes them from uniform registers (warp_uniform). Not for the gather,
     # where that saved 4 of 150 instructions per K step and made the 128×256 merged-tail build spill.
     if not GATHER_ROWS:
@@ -225,7 +231,8 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
                    NUM_SMS: gl.constexpr, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr,
                    BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                    TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, TOPK: gl.constexpr,
-                   DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr, SPLIT_TAIL: gl.constexpr):
+                   DYNAMIC_SCHEDULE: gl.constexpr, DX: gl.constexpr, SPLIT_TAIL: gl.constexpr,
+                   COLUMN_TAIL: gl.constexpr):
     """Fill the ring: for every K step of every tile of this program, wait for a free slot, then TMA X and W
     (and the tail's X rows on a tile that computes a tail).
 
@@ -250,7 +257,7 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
                          x_tail_slots, tile_ids, ready, empty, x_ptr, gather_indices_ptr, offs_e, m_sizes, row_end,
                          tiles, tile_end, num_n_tiles, step, k_steps, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N,
                          BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX,
-                         SPLIT_TAIL)
+                         SPLIT_TAIL, COLUMN_TAIL)
         if DYNAMIC_SCHEDULE:
             tile_id = gl.num_programs(0) + gl.atomic_add(tile_counter_ptr, 1, sem="relaxed")
             tile_id = warp_uniform(tile_id)
@@ -267,7 +274,7 @@ def load_partition(x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w
 @gluon.jit
 def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_rest, acc_tail, step, k_steps,
            NUM_STAGES: gl.constexpr, WITH_TAIL: gl.constexpr, SPLIT: gl.constexpr, GATHER_ROWS: gl.constexpr,
-           DX: gl.constexpr, MAY_BE_EMPTY: gl.constexpr = False):
+           DX: gl.constexpr, MAY_BE_EMPTY: gl.constexpr = False, TAIL_PART: gl.constexpr = 0):
     """One tile's K loop over the ring from `step` on: acc += X·Wᵀ and, WITH_TAIL, acc_tail += W·X_tailᵀ (the
     tail's rows on the wgmma's N side, so a few rows cost a few columns of MMA, not a 64-row slab). Async
     wgmma, this step's group(s) in flight while the next slot is awaited; a slot goes back to the loader
@@ -276,7 +283,8 @@ def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_
     wgmmas, each chained on the one before, trail the tile's long group into the wait for the next slot).
     SPLIT: the output block is two accumulators, acc's power of two of columns and acc_rest's rest, each from
     its own W slot. MAY_BE_EMPTY: k_steps may be 0 (one part of a tile's loop, split_tail), and then no slot is
-    released. Each call ends with its wgmmas retired: ptxas serializes every wgmma of a loop whose last group
+    released. TAIL_PART 1 or 2: the tail over the first or second half of W's block only (COLUMN_TAIL). Each call
+    ends with its wgmmas retired: ptxas serializes every wgmma of a loop whose last group
     stays in flight into the next loop (sass_report, sm_90: `WARPGROUP.DEPBAR.LE gsb0, 0x0` after each).
     Returns (acc, acc_rest, acc_tail, step)."""
     for k_step in range(k_steps):
@@ -296,7 +304,13 @@ def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_
             acc, acc_rest, x, w, w_rest = warpgroup_mma_wait(2, deps=[acc, acc_rest, x, w, w_rest])
         elif WITH_TAIL:
             x_tail = x_tail_slots.index(slot)
-            acc_tail = warpgroup_mma(w, x_tail.permute((1, 0)), acc_tail, is_async=True)
+            w_tail = w
+            if TAIL_PART > 0:  # W's block in the slot is (output columns, reduction); in dX, transposed
+                half: gl.constexpr = w_slots.shape[2 if DX else 1] // 2
+                w_tail = w_slots.index(slot).slice((TAIL_PART - 1) * half, half, dim=1 if DX else 0)
+                if DX:
+                    w_tail = w_tail.permute((1, 0))
+            acc_tail = warpgroup_mma(w_tail, x_tail.permute((1, 0)), acc_tail, is_async=True)
             acc = warpgroup_mma(x, w.permute((1, 0)), acc, is_async=True)
             acc, acc_tail, x, w, x_tail = warpgroup_mma_wait(2, deps=[acc, acc_tail, x, w, x_tail])
         else:
@@ -384,7 +398,7 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
              k_steps, N, BLOCK_SIZE_M: gl.constexpr, BLOCK_SIZE_N: gl.constexpr, GROUP_SIZE_M: gl.constexpr,
              NUM_STAGES: gl.constexpr, SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr,
              USE_TMA_STORE: gl.constexpr, TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DX: gl.constexpr,
-             SPLIT_TAIL: gl.constexpr, tail_sums_ptr, tail_counts_ptr):
+             SPLIT_TAIL: gl.constexpr, tail_sums_ptr, tail_counts_ptr, COLUMN_TAIL: gl.constexpr):
     """Compute flat tile `tile_id` from the ring (k_loop) from `step` on, then store it and its tail (with
     SPLIT_TAIL: add its share of the tail, add_tail_share); returns the next step."""
     cols: gl.constexpr = split_columns(BLOCK_SIZE_N)[0]
@@ -398,7 +412,7 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
     tail_layout: gl.constexpr = accumulator_layout(cols, tail_cols, gl.num_warps())
     e, row_start, m_size, m0, n0, tail, tail_m0, share, shares = tile_origin(
         tile_id, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M,
-        TAIL_ROWS, SPLIT_TAIL)
+        TAIL_ROWS, SPLIT_TAIL, COLUMN_TAIL)
     tail = uniform_condition(tail)  # the branches steer k_loop: uniform, for its wgmma descriptors (warp_uniform)
     acc = gl.zeros((BLOCK_SIZE_M, cols), gl.float32, acc_layout)
     acc_rest = gl.zeros((BLOCK_SIZE_M, rest_width), gl.float32, rest_layout)
@@ -420,6 +434,20 @@ def mma_tile(tile_id, x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty
                 add_tail_share(acc_tail, tail_sums_ptr, tail_counts_ptr, e, n0, num_n_tiles, shares, y_ptr, tail_m0,
                                m_size, row_start, N, gather_indices_ptr, topk_weights_ptr, BLOCK_SIZE_N,
                                SCATTER_ROWS, FUSE_MUL_POST)
+            elif COLUMN_TAIL and uniform_condition(shares == 2):  # this block's half of the tail's columns
+                half: gl.constexpr = cols // 2
+                half_layout: gl.constexpr = accumulator_layout(half, tail_cols, gl.num_warps())
+                acc_half = gl.zeros((half, tail_cols), gl.float32, half_layout)
+                if uniform_condition(share == 0):
+                    acc, acc_rest, acc_half, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready,
+                                                           empty, acc, acc_rest, acc_half, step, k_steps,
+                                                           NUM_STAGES, True, False, GATHER_ROWS, DX, False, 1)
+                else:
+                    acc, acc_rest, acc_half, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready,
+                                                           empty, acc, acc_rest, acc_half, step, k_steps,
+                                                           NUM_STAGES, True, False, GATHER_ROWS, DX, False, 2)
+                store_rows(gl.permute(acc_half, (1, 0)), y_ptr, tail_m0, m_size, row_start, n0 + share * half, N,
+                           gather_indices_ptr, topk_weights_ptr, SCATTER_ROWS, FUSE_MUL_POST, False)
             else:
                 acc, acc_rest, acc_tail, step = k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty,
                                                        acc, acc_rest, acc_tail, step, k_steps, NUM_STAGES, True,
@@ -456,7 +484,8 @@ def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready,
                   BLOCK_SIZE_K: gl.constexpr, GROUP_SIZE_M: gl.constexpr, NUM_STAGES: gl.constexpr,
                   SCATTER_ROWS: gl.constexpr, FUSE_MUL_POST: gl.constexpr, USE_TMA_STORE: gl.constexpr,
                   TAIL_ROWS: gl.constexpr, GATHER_ROWS: gl.constexpr, DYNAMIC_SCHEDULE: gl.constexpr,
-                  DX: gl.constexpr, SPLIT_TAIL: gl.constexpr, tail_sums_ptr, tail_counts_ptr):
+                  DX: gl.constexpr, SPLIT_TAIL: gl.constexpr, tail_sums_ptr, tail_counts_ptr,
+                  COLUMN_TAIL: gl.constexpr):
     """Consume the ring tile by tile (mma_tile): the tiles the loader's schedule gives this program, read
     with DYNAMIC_SCHEDULE from the ring slot of each tile's first step."""
     num_n_tiles = gl.cdiv(N, BLOCK_SIZE_N)
@@ -470,7 +499,7 @@ def mma_partition(x_slots, w_slots, w_rest_slots, x_tail_slots, tile_ids, ready,
                         gather_indices_ptr, topk_weights_ptr, offs_e, m_sizes, row_end, tiles, tile_end, num_n_tiles,
                         step, k_steps, N, BLOCK_SIZE_M, BLOCK_SIZE_N, GROUP_SIZE_M, NUM_STAGES, SCATTER_ROWS,
                         FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DX, SPLIT_TAIL, tail_sums_ptr,
-                        tail_counts_ptr)
+                        tail_counts_ptr, COLUMN_TAIL)
         tile_id = read_tile_id(tile_ids, ready, step, NUM_STAGES) if DYNAMIC_SCHEDULE else tile_id + NUM_SMS
     if USE_TMA_STORE:
         tma.store_wait(0)
@@ -510,6 +539,7 @@ def grouped_gemm_ws_kernel(
     DYNAMIC_SCHEDULE: gl.constexpr,
     DX: gl.constexpr,
     SPLIT_TAIL: gl.constexpr,
+    COLUMN_TAIL: gl.constexpr = False,
 ):
     """Y (rows, N) = X (rows, K) · W[e]ᵀ per expert, or with DX dX = dY · W[e] with N and K as the module
     docstring says; launched by launch_ws."""
@@ -547,11 +577,12 @@ def grouped_gemm_ws_kernel(
                              y_ptr, m_sizes_ptr, gather_indices_ptr, topk_weights_ptr, N, K, NUM_EXPERTS, E_PAD,
                              NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, NUM_STAGES,
                              SCATTER_ROWS, FUSE_MUL_POST, USE_TMA_STORE, TAIL_ROWS, GATHER_ROWS, DYNAMIC_SCHEDULE,
-                             DX, SPLIT_TAIL, tail_sums_ptr, tail_counts_ptr)),
+                             DX, SPLIT_TAIL, tail_sums_ptr, tail_counts_ptr, COLUMN_TAIL)),
             (load_partition, (x_desc, w_desc, w_rest_desc, x_tail_desc, x_slots, w_slots, w_rest_slots, x_tail_slots,
                               tile_ids, ready, empty, m_sizes_ptr, x_ptr, gather_indices_ptr, tile_counter_ptr, N,
                               K, NUM_EXPERTS, E_PAD, NUM_SMS, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M,
-                              NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX, SPLIT_TAIL)),
+                              NUM_STAGES, TAIL_ROWS, GATHER_ROWS, TOPK, DYNAMIC_SCHEDULE, DX, SPLIT_TAIL,
+                              COLUMN_TAIL)),
         ],
         [GATHER_LOADER_WARPS if GATHER_ROWS else LOADER_WARPS],
         [GATHER_LOADER_REGISTERS if GATHER_ROWS else
@@ -652,5 +683,6 @@ def launch_ws(a, w, out, m_sizes, gather_indices, topk_weights,
         DYNAMIC_SCHEDULE=config.dynamic_schedule,
         DX=dx,
         SPLIT_TAIL=split_tail,
+        COLUMN_TAIL=config.column_tail,
         num_warps=config.num_warps,
     )
