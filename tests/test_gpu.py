@@ -180,6 +180,24 @@ def column_tails(m_sizes, block_m: int, tail_rows: int) -> int:
     return int(tailed.sum())
 
 
+def routed_tail_config(problem, bm, block_out, block_reduction, route, schedule, num_warps=8, **tail):
+    """The Gluon forward or dX config of the merged-tail tests: 3 stages, W by TMA, the routed operand (X in the
+    forward, dY in dX) pregathered or gathered by the loader as `route` says (skipping the test where nothing is
+    routed), the output and reduction blocks in the mode's fields, `schedule`, and the tail knobs `tail`."""
+    routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
+    if route == "loader_gather" and not routed:
+        pytest.skip("the routed operand is not gathered: nothing for the loader to gather")
+    pregather = routed and route == "pregather"
+    if problem.mode == "fwd":
+        blocks = dict(BLOCK_SIZE_N=block_out, BLOCK_SIZE_K=block_reduction, use_tma_load_x=pregather or not routed,
+                      fuse_mul_post=problem.permute_y)
+    else:
+        blocks = dict(BLOCK_SIZE_N=block_reduction, BLOCK_SIZE_K=block_out, use_tma_load_dy=pregather or not routed)
+    return config_class(problem.mode)(BLOCK_SIZE_M=bm, num_warps=num_warps, num_stages=3, permute_x=problem.permute_x,
+                                      permute_y=problem.permute_y, use_tma_load_w=True, pregather=pregather,
+                                      warp_specialize=True, **blocks, **tail, **SCHEDULES[schedule])
+
+
 COLUMN_TAIL = [
     # (problem, BLOCK_SIZE_M, output block, num_warps, TAIL_ROWS): merged tails split by columns over the tiles of
     # their expert's last two blocks (column_tail), beside experts of one block that carry theirs whole.
@@ -196,19 +214,8 @@ COLUMN_TAIL = [
 @pytest.mark.parametrize("route", X_ROUTES)
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_column_tail_is_correct(problem, bm, block_out, warps, tail_rows, route, schedule):
-    routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
-    if route == "loader_gather" and not routed:
-        pytest.skip("the routed operand is not gathered: nothing for the loader to gather")
-    pregather = routed and route == "pregather"
-    if problem.mode == "fwd":
-        blocks = dict(BLOCK_SIZE_N=block_out, BLOCK_SIZE_K=64, use_tma_load_x=pregather or not routed,
-                      fuse_mul_post=problem.permute_y)
-    else:
-        blocks = dict(BLOCK_SIZE_N=64, BLOCK_SIZE_K=block_out, use_tma_load_dy=pregather or not routed)
-    config = config_class(problem.mode)(BLOCK_SIZE_M=bm, num_warps=warps, num_stages=3, permute_x=problem.permute_x,
-                                        permute_y=problem.permute_y, use_tma_load_w=True, pregather=pregather,
-                                        warp_specialize=True, TAIL_ROWS=tail_rows, column_tail=True, **blocks,
-                                        **SCHEDULES[schedule])
+    config = routed_tail_config(problem, bm, block_out, 64, route, schedule, warps, TAIL_ROWS=tail_rows,
+                                column_tail=True)
     kept, pruned = prune([config], problem, active_device())
     assert not pruned, pruned
     inputs = make_inputs(problem, "cuda")
@@ -238,19 +245,8 @@ def test_split_tail_is_correct(problem, bm, block_out, block_reduction, tail_row
                                monkeypatch):
     if split_steps != "shipped":
         monkeypatch.setattr(pruning, "TAIL_SPLIT_STEPS", split_steps)
-    routed = problem.permute_x if problem.mode == "fwd" else problem.permute_y
-    if route == "loader_gather" and not routed:
-        pytest.skip("the routed operand is not gathered: nothing for the loader to gather")
-    pregather = routed and route == "pregather"
-    if problem.mode == "fwd":
-        blocks = dict(BLOCK_SIZE_N=block_out, BLOCK_SIZE_K=block_reduction, use_tma_load_x=pregather or not routed,
-                      fuse_mul_post=problem.permute_y)
-    else:
-        blocks = dict(BLOCK_SIZE_N=block_reduction, BLOCK_SIZE_K=block_out, use_tma_load_dy=pregather or not routed)
-    config = config_class(problem.mode)(BLOCK_SIZE_M=bm, num_warps=8, num_stages=3, permute_x=problem.permute_x,
-                                        permute_y=problem.permute_y, use_tma_load_w=True, pregather=pregather,
-                                        warp_specialize=True, TAIL_ROWS=tail_rows, split_tail=True, **blocks,
-                                        **SCHEDULES[schedule])
+    config = routed_tail_config(problem, bm, block_out, block_reduction, route, schedule, TAIL_ROWS=tail_rows,
+                                split_tail=True)
     kept, pruned = prune([config], problem, active_device())
     split = pruning.splits_tails(config, problem.N, problem.K)
     # A reduction too short to split runs the carried tail's kernel: a sweep leaves the config out as that one.

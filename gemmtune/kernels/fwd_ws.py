@@ -25,7 +25,9 @@ With TAIL_ROWS, an expert's last few rows (at most TAIL_ROWS past a full block) 
 tile: a second wgmma per K step multiplies the W tile already in shared memory by the tail's X rows, with
 the rows on the wgmma's N side, and the tail is stored transposed from registers. With SPLIT_TAIL (split_tail)
 every tile of the expert's column computes the tail over its share of the K steps and adds it into fp32 sums
-in global memory; the last to arrive stores them (add_tail_share).
+in global memory; the last to arrive stores them (add_tail_share). With COLUMN_TAIL (column_tail) the tiles of the
+expert's last two blocks each compute it over half of the block's columns, so the two do equal work and keep step
+over their shared W block (docs/perf-notes.md, entry 69).
 An output block that is not a power of two (BLOCK_SIZE_N 192, 320 or 384; gemmtune.pruning.split_columns) is
 two accumulators, 256 + 128 columns for 384, each multiplied by its own W block from its own TMA box (Gluon
 shapes are powers of two, a wgmma's N need not be), and stored one after the other.
@@ -284,8 +286,8 @@ def k_loop(x_slots, w_slots, w_rest_slots, x_tail_slots, ready, empty, acc, acc_
     SPLIT: the output block is two accumulators, acc's power of two of columns and acc_rest's rest, each from
     its own W slot. MAY_BE_EMPTY: k_steps may be 0 (one part of a tile's loop, split_tail), and then no slot is
     released. TAIL_PART 1 or 2: the tail over the first or second half of W's block only (COLUMN_TAIL). Each call
-    ends with its wgmmas retired: ptxas serializes every wgmma of a loop whose last group
-    stays in flight into the next loop (sass_report, sm_90: `WARPGROUP.DEPBAR.LE gsb0, 0x0` after each).
+    ends with its wgmmas retired: ptxas serializes every wgmma of a loop whose last group stays in flight into the
+    next loop (sass_report, sm_90: `WARPGROUP.DEPBAR.LE gsb0, 0x0` after each).
     Returns (acc, acc_rest, acc_tail, step)."""
     for k_step in range(k_steps):
         slot = filled_slot(ready, step, NUM_STAGES)
