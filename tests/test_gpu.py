@@ -173,13 +173,6 @@ def test_merged_tail_forward_is_correct(problem, bm, bn, warps, tail_rows, epilo
     assert_correct_within_predicted_smem(problem, inputs, config)
 
 
-def column_tails(m_sizes, block_m: int, tail_rows: int) -> int:
-    """How many of merged_tails' experts have two full blocks or more, whose last two tiles split the tail's
-    columns under column_tail (an expert of one full block carries its tail whole)."""
-    tailed = (m_sizes % block_m > 0) & (m_sizes % block_m <= tail_rows) & (m_sizes > 2 * block_m)
-    return int(tailed.sum())
-
-
 def routed_tail_config(problem, bm, block_out, block_reduction, route, schedule, num_warps=8, **tail):
     """The Gluon forward or dX config of the merged-tail tests: 3 stages, W by TMA, the routed operand (X in the
     forward, dY in dX) pregathered or gathered by the loader as `route` says (skipping the test where nothing is
@@ -219,7 +212,9 @@ def test_column_tail_is_correct(problem, bm, block_out, warps, tail_rows, route,
     kept, pruned = prune([config], problem, active_device())
     assert not pruned, pruned
     inputs = make_inputs(problem, "cuda")
-    assert column_tails(inputs.m_sizes, bm, tail_rows) > 0, "no expert's tail is split by columns"
+    # Experts of two full blocks or more split their tails by columns; one of one full block carries it whole.
+    two_blocks = inputs.m_sizes[inputs.m_sizes > 2 * bm]
+    assert merged_tails(two_blocks, bm, tail_rows) > 0, "no expert's tail is split by columns"
     assert_correct_within_predicted_smem(problem, inputs, config)
 
 
